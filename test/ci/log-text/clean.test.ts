@@ -82,7 +82,7 @@ describe('collapseCarriageReturns', () => {
 
 describe('cleanLog', () => {
   for (const name of LOG_FIXTURES) {
-    it(`cleans test/fixtures/logs/${name}.log to the hand-written expected text`, () => {
+    it(`cleans test/fixtures/logs/${name}.rawlog to the hand-written expected text`, () => {
       assert.equal(cleanLog(rawFixture(name)), expectedFixture(name));
     });
   }

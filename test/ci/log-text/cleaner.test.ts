@@ -35,7 +35,7 @@ describe('LogCleaner', () => {
   });
 
   for (const name of LOG_FIXTURES) {
-    it(`cleans ${name}.log fed in 7-byte chunks like the whole file`, () => {
+    it(`cleans ${name}.rawlog fed in 7-byte chunks like the whole file`, () => {
       const bytes = rawFixtureBytes(name);
       const chunks: Uint8Array[] = [];
       for (let start = 0; start < bytes.length; start += 7) chunks.push(bytes.subarray(start, start + 7));

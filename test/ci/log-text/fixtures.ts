@@ -7,11 +7,11 @@ const travisDir = new URL('../../../../shared/fixtures/travis/', import.meta.url
 export const LOG_FIXTURES = ['node-passing', 'python-failing', 'rust-progress'] as const;
 
 export function rawFixture(name: string): string {
-  return readFileSync(new URL(`${name}.log`, logsDir), 'utf8');
+  return readFileSync(new URL(`${name}.rawlog`, logsDir), 'utf8');
 }
 
 export function rawFixtureBytes(name: string): Buffer {
-  return readFileSync(new URL(`${name}.log`, logsDir));
+  return readFileSync(new URL(`${name}.rawlog`, logsDir));
 }
 
 export function expectedFixture(name: string): string {

@@ -30,9 +30,9 @@ function lastLinesWithinBytes(lines: string[], maxBytes: number): { lines: strin
 
 describe('tailLog', () => {
   for (const name of LOG_FIXTURES) {
-    it(`tails test/fixtures/logs/${name}.log read as a file stream in small chunks`, async () => {
+    it(`tails test/fixtures/logs/${name}.rawlog read as a file stream in small chunks`, async () => {
       const expected = splitLines(expectedFixture(name));
-      const file = createReadStream(new URL(`../../fixtures/logs/${name}.log`, import.meta.url), {
+      const file = createReadStream(new URL(`../../fixtures/logs/${name}.rawlog`, import.meta.url), {
         highWaterMark: 13,
       });
       const tail = await tailLog(file, { lines: 5 });
