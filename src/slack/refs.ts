@@ -77,7 +77,9 @@ export function readRepoRef(input: string): RefResult<RepoRef> {
     return fail(`${shown(s)} is not a repository: write ${REPO_FORMS}.`);
   }
   if (!OWNER.test(owner)) {
-    return fail(`${shown(owner)} is not a valid owner name (letters, digits and dashes, not starting with a dash).`);
+    return fail(
+      `${shown(owner)} is not a valid owner name (letters, digits and dashes, not starting with a dash).`,
+    );
   }
   if (!NAME.test(name) || name === '.' || name === '..') {
     return fail(`${shown(name)} is not a valid repository name (letters, digits, \`.\`, \`-\` and \`_\`).`);
@@ -95,7 +97,9 @@ export function readRepoTarget(input: string): RefResult<RepoTarget> {
     const owner = s.slice(0, -2);
     return OWNER.test(owner)
       ? ok({ kind: 'owner', owner })
-      : fail(`${shown(owner)} is not a valid owner name (letters, digits and dashes, not starting with a dash).`);
+      : fail(
+          `${shown(owner)} is not a valid owner name (letters, digits and dashes, not starting with a dash).`,
+        );
   }
   const repo = readRepoRef(s);
   return repo.ok

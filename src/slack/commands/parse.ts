@@ -14,6 +14,8 @@ import { formUsage, usageLines } from './usage.js';
 /** Longer command text than this is refused before any work (50 links fit well within it). */
 export const MAX_COMMAND_TEXT = 8000;
 
+const GLOBAL_OPTION = /^(?:(?:--|\u2014|\u2013)(?:com|org|enterprise|help)|-h)$/i;
+
 const shown = (s: string) => inlineCode(truncate(s, 60));
 const asCode = (lines: string) =>
   lines
@@ -53,6 +55,8 @@ function usageError(
  * throws; every error carries a message (mrkdwn, safe to post). Empty text asks for help.
  */
 export function parseCommand(text: string, context: ParseContext = {}): ParseResult {
+  // Bolt always gives a string; anything else (a missing text from a hand-made payload) is empty.
+  if (typeof text !== 'string') return helpFor(undefined);
   if (text.length > MAX_COMMAND_TEXT) {
     return failure({
       kind: 'too_long',
@@ -61,7 +65,13 @@ export function parseCommand(text: string, context: ParseContext = {}): ParseRes
   }
   const tokenized = tokenize(unslack(text));
   if (!tokenized.ok) return failure({ kind: 'usage', message: tokenized.reason });
-  const [first, ...rest] = tokenized.tokens;
+  // Options that fit every command may come before it: `/ci --org builds octo/app`.
+  const leading = tokenized.tokens.findIndex((t) => t.quoted || !GLOBAL_OPTION.test(t.text));
+  const tokens =
+    leading <= 0
+      ? tokenized.tokens
+      : [...tokenized.tokens.slice(leading), ...tokenized.tokens.slice(0, leading)];
+  const [first, ...rest] = leading === -1 ? [] : tokens;
   if (first === undefined) return helpFor(undefined);
   if (first.text === '?') return helpFor(undefined);
 

@@ -92,6 +92,13 @@ describe('parseCommand fuzz', () => {
     );
   });
 
+  it('treats a missing text as a request for help', () => {
+    for (const missing of [undefined, null, 42]) {
+      const result = parseCommand(missing as unknown as string);
+      assert.ok(result.ok && result.command.name === 'help');
+    }
+  });
+
   it('answers quickly for long input', () => {
     const started = performance.now();
     for (const text of [

@@ -253,6 +253,21 @@ describe('parseCommand: Slack text quirks', () => {
     });
   });
 
+  it('takes deployment and help options before the command too', () => {
+    expectCommand('--org builds octo/app', {
+      name: 'builds',
+      repo: octo,
+      branch: undefined,
+      pr: false,
+      push: false,
+      deployment: 'org',
+    });
+    expectCommand('—help logs', { name: 'help', topic: 'logs' });
+    expectCommand('--help', { name: 'help', topic: undefined });
+    const result = parseCommand('--branch main builds', base);
+    assert.ok(!result.ok && result.error.kind === 'unknown_command');
+  });
+
   it('keeps quoted words from being options, and -- ends options', () => {
     expectCommand('repos "--active"', {
       name: 'repos',
