@@ -1,17 +1,9 @@
 /**
- * Builds, their commits, jobs, requests and logs, with the state moves of cancel and restart and the
- * realtime messages each change sends.
+ * Builds with their commits, jobs and requests, the state moves of cancel and restart, and the
+ * realtime messages each change sends. Logs live one layer down, in `state-logs.ts`.
  */
 import { createHash } from 'node:crypto';
-import {
-  buildEventFor,
-  buildPayload,
-  jobEventFor,
-  jobPayload,
-  logChannel,
-  logPartPayload,
-  recordChannels,
-} from './realtime.js';
+import { buildEventFor, buildPayload, jobEventFor, jobPayload, recordChannels } from './realtime.js';
 import {
   type BuildRecord,
   type CiConfig,
@@ -20,12 +12,12 @@ import {
   type EventType,
   isFinished,
   type JobRecord,
-  type LogPart,
-  type LogRecord,
   type RepoRecord,
   type RequestRecord,
 } from './records.js';
-import { FakeStateError, isoNow, StateBase } from './state-base.js';
+import { FakeStateError, isoNow } from './state-base.js';
+import { LogsState } from './state-logs.js';
+import { defaultTimes, matrixState, movedTimes } from './transitions.js';
 
 export type RepoRef = number | string | RepoRecord;
 
@@ -97,13 +89,9 @@ export interface AddRequestInput {
 
 const DEFAULT_CONFIG: CiConfig = { language: 'ruby', os: 'linux', '.result': 'configured' };
 
-export class BuildsState extends StateBase {
+export class BuildsState extends LogsState {
   getBuild(id: number): BuildRecord | undefined {
     return this.builds.get(id);
-  }
-
-  getJob(id: number): JobRecord | undefined {
-    return this.jobs.get(id);
   }
 
   getCommit(id: number): CommitRecord | undefined {
@@ -141,9 +129,7 @@ export class BuildsState extends StateBase {
       authorEmail: input.authorEmail ?? 'ada@example.com',
       committerName: input.committerName ?? input.authorName ?? 'Ada Lovelace',
       committerEmail: input.committerEmail ?? input.authorEmail ?? 'ada@example.com',
-      compareUrl:
-        input.compareUrl ??
-        `https://github.com/${repo.slug}/compare/${sha.slice(0, 12)}^...${sha.slice(0, 12)}`,
+      compareUrl: input.compareUrl ?? `https://github.com/${repo.slug}/commit/${sha.slice(0, 12)}`,
       pullRequestNumber: input.pullRequestNumber ?? null,
     };
     this.commits.set(commit.id, commit);
@@ -208,12 +194,6 @@ export class BuildsState extends StateBase {
     this.announceBuild(build, 'created');
     for (const job of this.jobsOf(build)) this.announceJob(job, 'created');
     return build;
-  }
-
-  /** Inserts a fully formed job record (used by the seed); no events. */
-  protected insertJob(job: JobRecord): void {
-    if (this.jobs.has(job.id)) throw new FakeStateError(`job id ${job.id} is already taken`);
-    this.jobs.set(job.id, job);
   }
 
   private createJob(build: BuildRecord, index: number, input: JobInput): JobRecord {
@@ -310,13 +290,13 @@ export class BuildsState extends StateBase {
     return true;
   }
 
-  /** What POST /jobs/{id}/restart does: the job starts over and its build is running again. */
+  /** What POST /jobs/{id}/restart does: the job starts over, and a finished build with it. */
   restartJob(id: number): boolean {
     const job = this.jobs.get(id);
     if (!job || !isFinished(job.state)) return false;
     this.resetJob(job);
     const build = this.builds.get(job.buildId);
-    if (build) this.updateBuild(build.id, { state: 'created' });
+    if (build && isFinished(build.state)) this.updateBuild(build.id, { state: 'created' });
     return true;
   }
 
@@ -359,64 +339,6 @@ export class BuildsState extends StateBase {
     return request;
   }
 
-  // ---- logs ----
-
-  getLog(jobId: number): LogRecord | undefined {
-    const job = this.jobs.get(jobId);
-    return job ? this.logs.get(job.logId) : undefined;
-  }
-
-  getLogById(logId: number): LogRecord | undefined {
-    return this.logs.get(logId);
-  }
-
-  /** Replaces the whole log with one part. `final` defaults to whether the job has finished. */
-  setLog(jobId: number, text: string, options: { final?: boolean } = {}): LogRecord {
-    const job = this.requireJob(jobId);
-    const final = options.final ?? isFinished(job.state);
-    const log: LogRecord = { id: job.logId, jobId, parts: [], archived: false };
-    if (text !== '' || final) log.parts.push({ number: 0, content: text, final });
-    this.logs.set(log.id, log);
-    return log;
-  }
-
-  /** Removes the job's log record entirely (GET then answers the "no log" shapes). */
-  removeLog(jobId: number): void {
-    this.logs.delete(this.requireJob(jobId).logId);
-  }
-
-  /**
-   * Adds a live log part (number: one above the highest so far unless given) and emits `job:log`
-   * on `job-<id>` / `private-job-<id>`.
-   */
-  appendLogPart(jobId: number, content: string, options: { final?: boolean; number?: number } = {}): LogPart {
-    const job = this.requireJob(jobId);
-    const log = this.getLog(jobId) ?? this.setLog(jobId, '', { final: false });
-    const number = options.number ?? Math.max(-1, ...log.parts.map((p) => p.number)) + 1;
-    const part: LogPart = { number, content, final: options.final ?? false };
-    log.parts = [...log.parts.filter((p) => p.number !== number), part];
-    const repo = this.requireRepo(job.repositoryId);
-    this.emitPusher({
-      channel: logChannel(repo, job.id),
-      event: 'job:log',
-      data: logPartPayload(job.id, part),
-    });
-    return part;
-  }
-
-  /** From now on the API redirects plain-text reads of this log to the archive server. */
-  archiveLog(jobId: number): LogRecord {
-    const log = this.getLog(jobId) ?? this.setLog(jobId, '', { final: true });
-    log.archived = true;
-    return log;
-  }
-
-  requireJob(jobId: number): JobRecord {
-    const job = this.jobs.get(jobId);
-    if (!job) throw new FakeStateError(`no job ${jobId}`);
-    return job;
-  }
-
   // ---- internals ----
 
   /** Copies the newest build's fields onto the repository (`last_build_*`). */
@@ -454,35 +376,4 @@ export class BuildsState extends StateBase {
       this.emitPusher({ channel, event: `job:${event}`, data });
     }
   }
-}
-
-function defaultTimes(state: string): { startedAt: string | null; finishedAt: string | null } {
-  const started = state === 'started' || isFinished(state);
-  return { startedAt: started ? isoNow() : null, finishedAt: isFinished(state) ? isoNow() : null };
-}
-
-/** Times after a state change, as the service would set them. */
-function movedTimes(
-  record: { startedAt: string | null; finishedAt: string | null },
-  next: string,
-): { startedAt: string | null; finishedAt: string | null; duration?: number | null } {
-  if (next === 'created' || next === 'received' || next === 'queued') {
-    return { startedAt: null, finishedAt: null, duration: null };
-  }
-  if (next === 'started') return { startedAt: record.startedAt ?? isoNow(), finishedAt: null };
-  if (!isFinished(next)) return { startedAt: record.startedAt, finishedAt: record.finishedAt };
-  const finishedAt = isoNow();
-  const duration = record.startedAt
-    ? Math.max(0, Math.round((Date.parse(finishedAt) - Date.parse(record.startedAt)) / 1000))
-    : 0;
-  return { startedAt: record.startedAt, finishedAt, duration };
-}
-
-/** The build state once every job finished (canceled wins, then errored, then failed). */
-function matrixState(jobs: JobRecord[]): CiState {
-  const counted = jobs.filter((j) => !j.allowFailure || j.state === 'canceled');
-  if (counted.some((j) => j.state === 'canceled')) return 'canceled';
-  if (counted.some((j) => j.state === 'errored')) return 'errored';
-  if (counted.some((j) => j.state === 'failed')) return 'failed';
-  return 'passed';
 }

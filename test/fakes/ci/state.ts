@@ -1,7 +1,8 @@
 /**
- * `FakeCiState`: everything a test can seed or change. Builds, jobs, requests and logs live in
- * `state-builds.ts`, users, repositories and permissions in `state-base.ts`; this layer adds the
- * repository settings family, keys, accounts, broadcasts, user sync and the V3 migration timeline.
+ * `FakeCiState`: everything a test can seed or change. It is built in layers, one file each:
+ * `state-base.ts` (ids, users, tokens, repositories, permissions, the emitter) → `state-logs.ts`
+ * (logs) → `state-builds.ts` (commits, builds, jobs, requests) → this file (caches, env vars,
+ * settings, SSH and repository keys, accounts, broadcasts, user sync, the V3 migration timeline).
  */
 import { randomUUID } from 'node:crypto';
 import { decryptPkcs1v15, generateRepoKey, privateKeyFingerprint } from './keys.js';
