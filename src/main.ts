@@ -1,17 +1,50 @@
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { createLogger } from './log.js';
+import { createServices } from './services.js';
+import { startSlackApp } from './slack/app.js';
+import { createKv } from './store/create-kv.js';
+import { userAgent } from './version.js';
 
-function main(): void {
+/** Reads the environment once, builds everything, starts, and stops cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config: Config;
   try {
-    loadConfig(process.env);
+    config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
+      console.error('\nSee README.md ("Configuration") for every variable.');
       process.exit(78); // EX_CONFIG
     }
     throw error;
   }
-  console.error('The Slack app is not built yet.');
-  process.exit(1);
+
+  const logger = createLogger(config.logLevel);
+  const { kv, kind } = createKv(config, logger);
+  const services = createServices({ config, logger, kv, storeKind: kind, userAgent: userAgent() });
+  const running = await startSlackApp(services);
+  logger.info({ port: running.port, mode: config.slack.mode, store: kind }, 'ci-slack is running');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    try {
+      await running.stop();
+      await services.ci.close();
+      await kv.close();
+    } finally {
+      clearTimeout(force);
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error('ci-slack failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

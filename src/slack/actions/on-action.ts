@@ -1,0 +1,84 @@
+import type { App, BlockAction, BlockElementAction, webApi } from '@slack/bolt';
+import type { Deployment } from '../../config.js';
+import type { Services } from '../../services.js';
+import { type ActionSpec, type ActionValue, decodeValue } from '../ids.js';
+import { guarded, type Interaction } from '../interaction.js';
+import { createReply } from '../reply.js';
+
+export interface ActionContext extends Interaction {
+  /** The message the button sits in, when it sits in one. */
+  message: { channel: string; ts: string } | undefined;
+  /** The view the button sits in (App Home, a modal), when it sits in one. */
+  viewId: string | undefined;
+}
+
+export type ActionHandler<A extends ActionSpec> = (
+  ctx: ActionContext,
+  value: ActionValue<A>,
+) => Promise<void>;
+
+/** `build.restart` and `build.restart:<suffix>` (several buttons of one action in one message). */
+function matcher(action: ActionSpec): RegExp {
+  return new RegExp(`^${action.id.replace(/\./g, '\\.')}(:.*)?$`);
+}
+
+/**
+ * Registers a button handler: acknowledged at once, the value decoded and checked, then the
+ * handler runs as the person who clicked (their own linked account), with failures turned into a
+ * private message to them.
+ */
+export function onAction<A extends ActionSpec>(
+  app: App,
+  services: Services,
+  action: A,
+  describe: (value: ActionValue<A>) => { deployment: Deployment; action: string; isChange?: boolean },
+  handler: ActionHandler<A>,
+): void {
+  app.action<BlockAction<BlockElementAction>>(
+    matcher(action),
+    async ({ ack, body, action: element, respond, client }) => {
+      const started = performance.now();
+      await ack();
+      services.metrics.observeAck('action', performance.now() - started);
+      services.metrics.countSlackRequest('action', action.id);
+      const ctx = actionContext(services, body, respond, client);
+      const value = decodeValue(action, 'value' in element ? element.value : undefined);
+      if (!value) {
+        await ctx.reply.privately({
+          text: 'This button is out of date. Run the command again to get a fresh one.',
+        });
+        return;
+      }
+      const about = describe(value);
+      await guarded(ctx, about, () => handler(ctx, value));
+    },
+  );
+}
+
+function actionContext(
+  services: Services,
+  body: BlockAction<BlockElementAction>,
+  respond: Parameters<typeof createReply>[0]['respond'],
+  client: webApi.WebClient,
+): ActionContext {
+  const channelId = body.channel?.id ?? body.container?.channel_id;
+  const messageTs = body.message?.ts ?? body.container?.message_ts;
+  const teamId = body.team?.id ?? body.user.team_id ?? '';
+  return {
+    services,
+    client,
+    actor: { teamId, userId: body.user.id },
+    channelId,
+    triggerId: body.trigger_id,
+    reply: createReply({
+      respond: body.response_url ? respond : undefined,
+      client,
+      userId: body.user.id,
+      channelId,
+      logger: services.logger,
+    }),
+    logger: services.logger.child({ action: body.actions[0]?.action_id, user: body.user.id }),
+    message: channelId && messageTs ? { channel: channelId, ts: messageTs } : undefined,
+    viewId: body.view?.id,
+  };
+}

@@ -1,0 +1,43 @@
+import type { webApi } from '@slack/bolt';
+import { listRepos } from '../../ci/repos.js';
+import type { Actor } from '../../ops/actor.js';
+import { describeError } from '../../ops/describe-error.js';
+import type { Services } from '../../services.js';
+import { type HomeDeployment, homeView } from '../views/home.js';
+
+/**
+ * Builds and publishes a user's App Home. Recent builds come from each linked deployment with the
+ * user's own token (GET /repos?member=<login>: their repositories with recent activity). A
+ * deployment that fails shows why instead of its builds. Never throws: the Home tab is best effort,
+ * and failures are logged.
+ */
+export async function publishHome(services: Services, client: webApi.WebClient, actor: Actor): Promise<void> {
+  try {
+    const linked = await services.accounts.list(actor.teamId, actor.userId);
+    const deployments = await Promise.all(
+      services.ci.deployments.map(async (settings): Promise<HomeDeployment> => {
+        const label = services.label(settings.name);
+        const account = linked.find((a) => a.deployment === settings.name);
+        const entry: HomeDeployment = { deployment: settings.name, label, webUrl: settings.webUrl, account };
+        if (!account) return entry;
+        try {
+          const token = await services.accounts.token(actor.teamId, actor.userId, settings.name);
+          const session = services.ci.session(settings.name, token);
+          const repos = await listRepos(session, { member: account.ciLogin });
+          entry.repos = repos.sort((a, b) =>
+            (b.last_build_started_at ?? '').localeCompare(a.last_build_started_at ?? ''),
+          );
+        } catch (error) {
+          entry.problem = describeError(error, { deploymentLabel: label }).text;
+        }
+        return entry;
+      }),
+    );
+    await client.views.publish({
+      user_id: actor.userId,
+      view: homeView({ deployments, now: services.clock() }),
+    });
+  } catch (error) {
+    services.logger.warn({ err: error, user: actor.userId }, 'could not publish the App Home');
+  }
+}

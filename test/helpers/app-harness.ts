@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { type Config, loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { createServices, type Services } from '../../src/services.js';
+import { type RunningSlackApp, startSlackApp } from '../../src/slack/app.js';
+import type { Kv } from '../../src/store/kv.js';
+import { MemoryKv } from '../../src/store/memory-kv.js';
+import { createRedis, RedisKv } from '../../src/store/redis-kv.js';
+import { type FakeCi, type FakeCiOptions, startFakeCi } from '../fakes/ci/index.js';
+import { FAKE_IDENTITY, type FakeSlack, startFakeSlack } from '../fakes/slack/index.js';
+import { deleteUnder, REDIS_URL } from '../store/harness.js';
+import {
+  type AppResponse,
+  type BlockActionsParams,
+  blockActionsBody,
+  eventBody,
+  type MessageShortcutParams,
+  messageShortcutBody,
+  postToApp,
+  slashCommandBody,
+  type ViewSubmissionParams,
+  viewSubmissionBody,
+} from './slack-requests.js';
+
+/**
+ * The whole app, from outside: the real Slack app (HTTP mode, signature checks on) talking to a
+ * fake CI service, a fake Slack Web API and a real Redis under a prefix of its own. Tests send
+ * signed requests in and read what reached the fakes.
+ */
+
+export const SIGNING_SECRET = 'test-signing-secret';
+export const TEST_KEY = Buffer.alloc(32, 3).toString('base64');
+
+export interface HarnessOptions {
+  fakeCi?: FakeCiOptions;
+  /** A second fake CI as the `org` deployment (migration, two deployments). */
+  orgCi?: FakeCiOptions | boolean;
+  /** Extra environment variables (over the harness defaults). */
+  env?: Record<string, string>;
+  /** Use the in-memory store instead of Redis. */
+  memory?: boolean;
+  /** Fast CI timeouts and retries, unless a test wants the real defaults. */
+  ciRequestTimeoutMs?: number;
+}
+
+export interface Harness {
+  ci: FakeCi;
+  orgCi: FakeCi | undefined;
+  slack: FakeSlack;
+  services: Services;
+  config: Config;
+  kv: Kv;
+  app: RunningSlackApp;
+  eventsUrl: string;
+  baseUrl: string;
+  /** Links a Slack user to a seeded CI user directly through the store (default: U0USER → rkh). */
+  link(options?: {
+    userId?: string;
+    login?: string;
+    token?: string;
+    ciUserId?: number;
+    deployment?: 'com' | 'org';
+  }): Promise<void>;
+  /** Sends `/ci <text>` and returns the app's HTTP answer plus the response_url it should answer on. */
+  command(
+    text: string,
+    options?: { userId?: string; channelId?: string; withTrigger?: boolean },
+  ): Promise<{ ack: AppResponse; responseUrl: string; triggerId: string }>;
+  click(
+    params: Omit<BlockActionsParams, 'responseUrl'> & { responseUrl?: string },
+  ): Promise<{ ack: AppResponse; responseUrl: string }>;
+  submit(params: ViewSubmissionParams): Promise<AppResponse>;
+  shortcut(params: MessageShortcutParams): Promise<AppResponse>;
+  event(event: object, eventId?: string): Promise<AppResponse>;
+  /** The next answer posted to this response_url. */
+  answer(responseUrl: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const ci = await startFakeCi(options.fakeCi);
+  const orgCi = options.orgCi
+    ? await startFakeCi({ deployment: 'org', ...(typeof options.orgCi === 'object' ? options.orgCi : {}) })
+    : undefined;
+  const slack = await startFakeSlack();
+  const namespace = `test:ci-slack:app:${randomUUID()}:`;
+  const logger = createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
+
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: FAKE_IDENTITY.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    TOKEN_ENCRYPTION_KEY: TEST_KEY,
+    CI_COM_API_URL: ci.url,
+    CI_COM_WEB_URL: 'https://app.travis-ci.com',
+    CI_ORG_API_URL: orgCi ? orgCi.url : '',
+    CI_ORG_WEB_URL: 'https://app.travis-ci.org',
+    CI_REQUEST_TIMEOUT_MS: String(options.ciRequestTimeoutMs ?? 1_500),
+    CI_CONNECT_TIMEOUT_MS: '1000',
+    CI_MAX_RETRIES: '1',
+    ...(options.memory ? {} : { REDIS_URL }),
+    ...options.env,
+  });
+  const kv: Kv = options.memory
+    ? new MemoryKv()
+    : new RedisKv(createRedis(REDIS_URL, logger), { prefix: namespace });
+  const services = createServices({
+    config,
+    logger,
+    kv,
+    storeKind: options.memory ? 'memory' : 'redis',
+    userAgent: 'ci-slack-test/0.0.0',
+    ciOverrides: { backoff: { baseMs: 5, maxMs: 20 } },
+  });
+  const app = await startSlackApp(services, 0);
+  const baseUrl = `http://127.0.0.1:${app.port}`;
+  const eventsUrl = `${baseUrl}/slack/events`;
+  const post = (body: string, contentType?: string) =>
+    postToApp(eventsUrl, body, { signingSecret: SIGNING_SECRET, ...(contentType ? { contentType } : {}) });
+
+  return {
+    ci,
+    orgCi,
+    slack,
+    services,
+    config,
+    kv,
+    app,
+    eventsUrl,
+    baseUrl,
+    async link(o = {}) {
+      const login = o.login ?? 'rkh';
+      const fake = o.deployment === 'org' && orgCi ? orgCi : ci;
+      const user = fake.state.getUser(login);
+      await services.accounts.link({
+        teamId: FAKE_IDENTITY.teamId,
+        userId: o.userId ?? FAKE_IDENTITY.userId,
+        deployment: o.deployment ?? 'com',
+        ciLogin: login,
+        ciUserId: o.ciUserId ?? user?.id ?? 1,
+        token: o.token ?? `token-${login}`,
+      });
+    },
+    async command(text, o = {}) {
+      const responseUrl = slack.responseUrl();
+      const triggerId = slack.issueTriggerId();
+      const ack = await post(
+        slashCommandBody({
+          text,
+          responseUrl,
+          triggerId,
+          ...(o.userId ? { userId: o.userId } : {}),
+          ...(o.channelId ? { channelId: o.channelId } : {}),
+        }),
+      );
+      return { ack, responseUrl, triggerId };
+    },
+    async click(params) {
+      const responseUrl = params.responseUrl ?? slack.responseUrl();
+      const ack = await post(blockActionsBody({ triggerId: slack.issueTriggerId(), ...params, responseUrl }));
+      return { ack, responseUrl };
+    },
+    submit: (params) => post(viewSubmissionBody(params)),
+    shortcut: (params) => post(messageShortcutBody(params)),
+    event: (event, eventId) =>
+      post(eventBody({ event, ...(eventId ? { eventId } : {}) }), 'application/json'),
+    async answer(responseUrl, timeoutMs = 3_000) {
+      const seen = slack.responses.filter((r) => r.url === responseUrl).length;
+      const found = await slack.waitForResponse(
+        (r) =>
+          r.url === responseUrl && slack.responses.filter((x) => x.url === responseUrl).indexOf(r) >= seen,
+        timeoutMs,
+      );
+      return found.body;
+    },
+    async close() {
+      await app.stop();
+      await services.ci.close();
+      await kv.close();
+      await Promise.all([ci.close(), orgCi?.close(), slack.close()]);
+      if (!options.memory) await deleteUnder(namespace);
+    },
+  };
+}
+
+/** Everything a Slack message shows a reader: its text and the text of all its blocks. */
+export function visibleText(message: Record<string, unknown>): string {
+  return JSON.stringify([message.text, message.blocks ?? []]);
+}
