@@ -9,22 +9,10 @@ import { truncate } from './text/truncate.js';
  * only well formed, not known to exist.
  */
 
-export type RepoRef =
-  | { kind: 'slug'; owner: string; name: string; slug: string }
-  | { kind: 'id'; id: number };
-/** What `subscribe`, `unsubscribe` and `migrate` accept: a repository, or `owner/*`. */
-export type RepoTarget = { kind: 'repo'; repo: RepoRef } | { kind: 'owner'; owner: string };
-export type BuildRef =
-  | { kind: 'id'; id: number }
-  | { kind: 'number'; repo: RepoRef; number: string }
-  | { kind: 'branch'; repo: RepoRef; branch: string }
-  | { kind: 'url'; deployment: Deployment; repo: RepoRef; id: number };
-export type JobRef =
-  | { kind: 'id'; id: number }
-  /** `number` is the job number, e.g. `123.2`. */
-  | { kind: 'number'; repo: RepoRef; number: string }
-  | { kind: 'url'; deployment: Deployment; repo: RepoRef; id: number };
-export type BuildOrJobRef = { type: 'build'; ref: BuildRef } | { type: 'job'; ref: JobRef };
+export type { BuildOrJobRef, BuildRef, JobRef, RepoRef, RepoTarget } from '../ops/references.js';
+
+import type { BuildOrJobRef, BuildRef, JobRef, RepoRef, RepoTarget } from '../ops/references.js';
+
 /** The web app's base URL per configured deployment (`DeploymentConfig.webUrl`). */
 export type WebUrls = Partial<Record<Deployment, string>>;
 export type RefResult<T> = { ok: true; ref: T } | { ok: false; reason: string };
