@@ -60,22 +60,29 @@ describe('RealtimeHub', () => {
   });
 
   it('tries each authority until one may read the channel', async () => {
+    const build = ci.state.addBuild('rkh/secret-project', { state: 'started', jobs: 1 });
+    const [job] = ci.state.jobsOf(build);
+    assert.ok(job);
     const events = new Calls<[string, unknown]>();
-    const stopVisitor = await hub.subscribe(
+    const stop = await hub.subscribe('com', `job-${job.id}`, events.fn, async () =>
+      client.session('com', 'token-visitor'),
+    );
+    const stopOwner = await hub.subscribe(
       'com',
-      'job-9101',
+      `job-${job.id}`,
       () => {},
-      async () => client.session('com', 'token-visitor'),
+      async () => client.session('com', 'token-rkh'),
     );
-    const stopOwner = await hub.subscribe('com', 'job-9101', events.fn, async () =>
-      client.session('com', 'token-rkh'),
-    );
-    await pusher.waitForSubscription('private-job-9101');
-    pusher.trigger('private-job-9101', 'job:log', { id: 9101, _log: 'x', number: 1 });
+    await pusher.waitForSubscription(`private-job-${job.id}`);
+    pusher.trigger(`private-job-${job.id}`, 'job:log', { id: job.id, _log: 'x', number: 1 });
     await events.waitFor(1);
     const tokens = ci.requests.filter((r) => r.path === '/pusher/auth').map((r) => r.headers.authorization);
-    assert.ok(tokens.includes('token token-visitor'), 'the visitor was asked first and refused');
-    stopVisitor();
+    assert.deepEqual(
+      tokens.slice(-2),
+      ['token token-visitor', 'token token-rkh'],
+      'the visitor is refused, then rkh signs',
+    );
+    stop();
     stopOwner();
   });
 
