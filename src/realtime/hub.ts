@@ -17,6 +17,13 @@ export class RealtimeUnavailableError extends Error {
 interface Link {
   connection: RealtimeConnection;
   reconnectListeners: Set<() => void>;
+  /** Channels the server or every authority refused; a new authority gets them another try. */
+  refused: Set<string>;
+}
+
+interface Listening {
+  handlers: Set<EventHandler>;
+  stop: () => void;
 }
 
 /**
@@ -28,6 +35,8 @@ interface Link {
 export class RealtimeHub {
   readonly #links = new Map<Deployment, Promise<Link>>();
   readonly #authorities = new Map<string, Set<Authority>>();
+  /** One connection-level subscription per channel, fanned out to every handler. */
+  readonly #listening = new Map<string, Listening>();
 
   constructor(private readonly options: { ci: CiClient; logger: Logger; timing?: Partial<RealtimeTiming> }) {}
 
@@ -44,11 +53,32 @@ export class RealtimeHub {
   ): Promise<() => void> {
     const link = await this.#link(deployment);
     const name = link.connection.channelName(channel);
-    if (authority) this.#addAuthority(deployment, name, authority);
-    const unsubscribe = link.connection.subscribe(channel, handler);
+    const k = key(deployment, name);
+    if (authority) this.#addAuthority(k, authority);
+
+    let listening = this.#listening.get(k);
+    if (!listening) {
+      const handlers = new Set<EventHandler>([handler]);
+      listening = { handlers, stop: link.connection.subscribe(channel, fanOut(handlers)) };
+      this.#listening.set(k, listening);
+    } else {
+      listening.handlers.add(handler);
+      if (authority && link.refused.delete(name)) {
+        // Every authority so far was refused: subscribe again so the new one gets its turn.
+        listening.stop();
+        listening.stop = link.connection.subscribe(channel, fanOut(listening.handlers));
+      }
+    }
+
+    const current = listening;
     return () => {
-      unsubscribe();
-      if (authority) this.#authorities.get(key(deployment, name))?.delete(authority);
+      current.handlers.delete(handler);
+      if (authority) this.#authorities.get(k)?.delete(authority);
+      if (current.handlers.size === 0 && this.#listening.get(k) === current) {
+        current.stop();
+        this.#listening.delete(k);
+        link.refused.delete(name);
+      }
     };
   }
 
@@ -63,10 +93,10 @@ export class RealtimeHub {
     const links = await Promise.allSettled(this.#links.values());
     for (const result of links) if (result.status === 'fulfilled') result.value.connection.close();
     this.#links.clear();
+    this.#listening.clear();
   }
 
-  #addAuthority(deployment: Deployment, channel: string, authority: Authority): void {
-    const k = key(deployment, channel);
+  #addAuthority(k: string, authority: Authority): void {
     const set = this.#authorities.get(k) ?? new Set<Authority>();
     set.add(authority);
     this.#authorities.set(k, set);
@@ -90,6 +120,7 @@ export class RealtimeHub {
       throw new RealtimeUnavailableError(`The ${deployment} deployment announces no realtime service`);
     }
     const reconnectListeners = new Set<() => void>();
+    const refused = new Set<string>();
     const logger = this.options.logger.child({ component: 'realtime', deployment });
     const connection = new RealtimeConnection({
       settings: parsed.data,
@@ -99,23 +130,35 @@ export class RealtimeHub {
       onReconnected: () => {
         for (const listener of reconnectListeners) listener();
       },
-      onSubscriptionError: (channel) => logger.warn({ channel }, 'realtime channel refused'),
+      onSubscriptionError: (channel) => {
+        refused.add(channel);
+        logger.warn({ channel }, 'realtime channel refused');
+      },
     });
-    return { connection, reconnectListeners };
+    return { connection, reconnectListeners, refused };
   }
 
   async #authorize(deployment: Deployment, socketId: string, channel: string): Promise<string> {
-    const authorities = [...(this.#authorities.get(key(deployment, channel)) ?? [])];
-    for (const authority of authorities) {
+    // The live set is read on every turn: an authority registered while another is being tried counts too.
+    const tried = new Set<Authority>();
+    for (;;) {
+      const next = [...(this.#authorities.get(key(deployment, channel)) ?? [])].find((a) => !tried.has(a));
+      if (!next) throw new Error(`No linked account may read ${channel}`);
+      tried.add(next);
       try {
-        const auth = (await authorizePusherChannels(await authority(), socketId, [channel]))[channel];
+        const auth = (await authorizePusherChannels(await next(), socketId, [channel]))[channel];
         if (auth) return auth;
       } catch (error) {
         this.options.logger.debug({ err: error, channel }, 'an authority could not authorise a channel');
       }
     }
-    throw new Error(`No linked account may read ${channel}`);
   }
+}
+
+function fanOut(handlers: Set<EventHandler>): EventHandler {
+  return (event, data) => {
+    for (const handler of handlers) void handler(event, data);
+  };
 }
 
 function key(deployment: Deployment, channel: string): string {

@@ -1,11 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CiClient } from '../../src/ci/client.js';
 import { createLogger } from '../../src/log.js';
 import { RealtimeHub } from '../../src/realtime/hub.js';
 import { type FakeCi, startFakeCi } from '../fakes/ci/index.js';
 import { type FakePusher, startFakePusher } from '../fakes/pusher-server.js';
 import { Calls } from './helpers.js';
+
+async function until(condition: () => boolean, description: string, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
+    await sleep(10);
+  }
+}
 
 const FAST = { minReconnectDelayMs: 40, maxReconnectDelayMs: 160, resubscribeTimeoutMs: 2_000 };
 
@@ -82,6 +91,36 @@ describe('RealtimeHub', () => {
       ['token token-visitor', 'token token-rkh'],
       'the visitor is refused, then rkh signs',
     );
+    stop();
+    stopOwner();
+  });
+
+  it('gives a channel refused to everyone so far another try when a new authority arrives', async () => {
+    const build = ci.state.addBuild('rkh/secret-project', { state: 'started', jobs: 1 });
+    const [job] = ci.state.jobsOf(build);
+    assert.ok(job);
+    const channel = `job-${job.id}`;
+    const refusals = () =>
+      ci.requests.filter(
+        (r) => r.path === '/pusher/auth' && r.headers.authorization === 'token token-visitor',
+      ).length;
+    const before = refusals();
+    const stop = await hub.subscribe(
+      'com',
+      channel,
+      () => {},
+      async () => client.session('com', 'token-visitor'),
+    );
+    await until(() => refusals() > before, 'the visitor to be refused');
+    await sleep(100); // let pusher-js report the refusal
+    assert.equal(pusher.subscriptions().get(`private-${channel}`) ?? 0, 0);
+    const stopOwner = await hub.subscribe(
+      'com',
+      channel,
+      () => {},
+      async () => client.session('com', 'token-rkh'),
+    );
+    await pusher.waitForSubscription(`private-${channel}`);
     stop();
     stopOwner();
   });
