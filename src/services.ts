@@ -6,6 +6,8 @@ import { deploymentLabel } from './ops/describe-error.js';
 import { ChannelDefaults } from './store/channel-defaults.js';
 import type { Kv } from './store/kv.js';
 import { LinkedAccounts } from './store/linked-accounts.js';
+import { NotifyPrefs } from './store/notify-prefs.js';
+import { Subscriptions } from './store/subscriptions.js';
 import { TokenCipher } from './store/token-cipher.js';
 
 /**
@@ -20,6 +22,8 @@ export interface Services {
   ci: CiClient;
   accounts: LinkedAccounts;
   channelDefaults: ChannelDefaults;
+  subscriptions: Subscriptions;
+  notifyPrefs: NotifyPrefs;
   metrics: Metrics;
   clock: () => Date;
   /** "travis-ci.com", "travis-ci.org" or the enterprise host. */
@@ -60,6 +64,8 @@ export function createServices(deps: ServiceDeps): Services {
     ci,
     accounts: new LinkedAccounts(kv, cipher, clock, logger),
     channelDefaults: new ChannelDefaults(kv),
+    subscriptions: new Subscriptions(kv, clock),
+    notifyPrefs: new NotifyPrefs(kv, clock),
     metrics,
     clock,
     label(deployment) {

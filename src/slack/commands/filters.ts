@@ -1,3 +1,4 @@
+import { BUILD_EVENTS, type BuildEvent, type SubscriptionFilters } from '../../notify/filter-types.js';
 import { inlineCode } from '../text/escape.js';
 import { truncate } from '../text/truncate.js';
 
@@ -7,22 +8,7 @@ import { truncate } from '../text/truncate.js';
  * `started:on`. `key=value` is read like `key:value`.
  */
 
-export const BUILD_EVENTS = ['push', 'pull_request', 'cron', 'api'] as const;
-export type BuildEvent = (typeof BUILD_EVENTS)[number];
-
-export interface SubscriptionFilters {
-  /** Branch globs (`*` matches anything); no filter when absent. */
-  branches?: string[];
-  events?: BuildEvent[];
-  /** `failures`: failed and errored builds; `changes`: broken, fixed and still failing. */
-  only?: 'failures' | 'changes';
-  /** Author globs (login or name) whose builds are not announced. */
-  excludeAuthors?: string[];
-  /** false for `threads:off` (everything in the channel); absent means threads are used. */
-  threads?: boolean;
-  /** true for `started:on` (announce builds when they start); absent means off. */
-  started?: boolean;
-}
+export { BUILD_EVENTS, type BuildEvent, type SubscriptionFilters };
 
 export const FILTER_SUMMARIES: readonly [syntax: string, summary: string][] = [
   ['branches:main,release/*', 'only these branches (globs)'],

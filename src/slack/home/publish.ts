@@ -2,8 +2,11 @@ import type { webApi } from '@slack/bolt';
 import { listRepos } from '../../ci/repos.js';
 import type { Actor } from '../../ops/actor.js';
 import { describeError } from '../../ops/describe-error.js';
+import { subscriptionsCreatedBy } from '../../ops/subscriptions.js';
 import type { Services } from '../../services.js';
+import { describeDeployment } from '../deployments.js';
 import { type HomeDeployment, homeView } from '../views/home.js';
+import { homeSubscriptionsSection } from '../views/subscriptions.js';
 
 /**
  * Builds and publishes a user's App Home. Recent builds come from each linked deployment with the
@@ -33,9 +36,11 @@ export async function publishHome(services: Services, client: webApi.WebClient, 
         return entry;
       }),
     );
+    const subscriptions = await subscriptionsCreatedBy(services, actor);
+    const sections = homeSubscriptionsSection(subscriptions, describeDeployment(services));
     await client.views.publish({
       user_id: actor.userId,
-      view: homeView({ deployments, now: services.clock() }),
+      view: homeView({ deployments, sections, now: services.clock() }),
     });
   } catch (error) {
     services.logger.warn({ err: error, user: actor.userId }, 'could not publish the App Home');

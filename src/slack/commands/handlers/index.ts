@@ -1,6 +1,7 @@
 import type { CommandHandler, CommandHandlers } from '../context.js';
 import type { CommandName } from '../index.js';
 import { accountHandlers } from './accounts.js';
+import { subscriptionHandlers } from './subscriptions.js';
 
 /**
  * Commands whose handlers are still being built answer that plainly. This list shrinks to nothing
@@ -38,10 +39,6 @@ const PENDING = [
   'sshkey',
   'lint',
   'use',
-  'subscribe',
-  'unsubscribe',
-  'subscriptions',
-  'notify',
   'migrate',
 ] as const satisfies readonly CommandName[];
 
@@ -53,4 +50,5 @@ const pending = Object.fromEntries(PENDING.map((name) => [name, notYetAvailable(
 export const COMMAND_HANDLERS: CommandHandlers = {
   ...pending,
   ...accountHandlers,
+  ...subscriptionHandlers,
 };
