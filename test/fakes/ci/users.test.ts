@@ -40,7 +40,8 @@ describe('fake CI: users', () => {
   });
 
   it('syncs: 200, then 409 while syncing, until the sync ends', async (t) => {
-    const ci = await startFakeCi({ syncDurationMs: 40 });
+    // Long enough that the two requests below always fall inside the sync, even on a loaded machine.
+    const ci = await startFakeCi({ syncDurationMs: 1_500 });
     t.after(() => ci.close());
     const finished = once(ci.events, 'sync');
     const first = await call(ci.url, '/users/sync', { ...rkh, method: 'POST' });
