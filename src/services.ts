@@ -1,7 +1,7 @@
-import type { Config, Deployment } from './config.js';
 import { CiClient } from './ci/client.js';
+import type { Config, Deployment } from './config.js';
 import type { Logger } from './log.js';
-import { type Metrics, createMetrics } from './metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { deploymentLabel } from './ops/describe-error.js';
 import { ChannelDefaults } from './store/channel-defaults.js';
 import type { Kv } from './store/kv.js';
@@ -42,7 +42,9 @@ export function createServices(deps: ServiceDeps): Services {
   const clock = deps.clock ?? (() => new Date());
   const metrics = createMetrics();
   const cipher =
-    config.tokenEncryptionKeys.length > 0 ? new TokenCipher(config.tokenEncryptionKeys) : TokenCipher.ephemeral();
+    config.tokenEncryptionKeys.length > 0
+      ? new TokenCipher(config.tokenEncryptionKeys)
+      : TokenCipher.ephemeral();
   const ci = new CiClient({
     ...config.ci,
     userAgent: deps.userAgent,

@@ -1,5 +1,5 @@
-import { DEPLOYMENTS, type Deployment } from '../config.js';
 import type { CiSession } from '../ci/client.js';
+import { DEPLOYMENTS, type Deployment } from '../config.js';
 import type { Services } from '../services.js';
 import type { LinkedAccount } from '../store/linked-accounts.js';
 import { NotLinkedError, UserFacingError } from './describe-error.js';
@@ -14,10 +14,15 @@ export interface Actor {
  * The deployment a command runs against: the one named with --com/--org/--enterprise; otherwise the
  * configured default when the user linked it (or linked nothing yet); otherwise the first one they linked.
  */
-export async function chooseDeployment(services: Services, actor: Actor, named?: Deployment): Promise<Deployment> {
+export async function chooseDeployment(
+  services: Services,
+  actor: Actor,
+  named?: Deployment,
+): Promise<Deployment> {
   const configured = services.config.ci.deployments;
   if (named) {
-    if (!configured[named]) throw new UserFacingError(`The ${named} deployment is not configured in this workspace.`);
+    if (!configured[named])
+      throw new UserFacingError(`The ${named} deployment is not configured in this workspace.`);
     return named;
   }
   const fallback = services.config.ci.defaultDeployment;
@@ -32,7 +37,11 @@ export interface ActorSession {
 }
 
 /** A CI session with the actor's own token for that deployment; NotLinkedError when there is none. */
-export async function openSession(services: Services, actor: Actor, deployment: Deployment): Promise<ActorSession> {
+export async function openSession(
+  services: Services,
+  actor: Actor,
+  deployment: Deployment,
+): Promise<ActorSession> {
   const [account, token] = await Promise.all([
     services.accounts.get(actor.teamId, actor.userId, deployment),
     services.accounts.token(actor.teamId, actor.userId, deployment),

@@ -1,5 +1,5 @@
-import type { Deployment } from '../config.js';
 import { CiError } from '../ci/errors.js';
+import type { Deployment } from '../config.js';
 import { StoreUnavailableError } from '../store/kv.js';
 
 /**
@@ -52,7 +52,9 @@ export function describeError(error: unknown, context: ErrorContext, reference?:
   }
   if (error instanceof UserFacingError) return { text: error.message };
   if (error instanceof StoreUnavailableError) {
-    return { text: 'My storage is not answering right now, so nothing was done. Please try again in a minute.' };
+    return {
+      text: 'My storage is not answering right now, so nothing was done. Please try again in a minute.',
+    };
   }
   if (error instanceof CiError) return describeCiError(error, context);
   return {
@@ -85,11 +87,15 @@ function describeCiError(error: CiError, context: ErrorContext): DescribedError 
         offer: 'open_on_new_deployment',
       };
     case 'already_migrated':
-      return { text: `${capitalise(context.subject ?? 'This repository')} is already migrating or migrated.` };
+      return {
+        text: `${capitalise(context.subject ?? 'This repository')} is already migrating or migrated.`,
+      };
     case 'conflict':
       return { text: `${where} says this conflicts with something already in progress.${said}` };
     case 'rate_limited': {
-      const wait = error.data.retryAfterMs ? ` in about ${Math.ceil(error.data.retryAfterMs / 1000)} s` : ' shortly';
+      const wait = error.data.retryAfterMs
+        ? ` in about ${Math.ceil(error.data.retryAfterMs / 1000)} s`
+        : ' shortly';
       return { text: `${where} is limiting how fast we can call it. Please try again${wait}.` };
     }
     case 'unavailable':
