@@ -48,10 +48,7 @@ export interface AttemptInfo {
 export type QueryValue = string | number | boolean | undefined | ReadonlyArray<string | number>;
 export type Query = Record<string, QueryValue>;
 
-export type RequestBody =
-  | { json: unknown }
-  | { form: Record<string, string> }
-  | { raw: string; contentType: string };
+export type RequestBody = { json: unknown } | { raw: string; contentType: string };
 
 export interface RequestSpec {
   method: HttpMethod;
@@ -339,13 +336,11 @@ export class CiSession {
 function encodeBody(body: RequestBody | undefined): string | undefined {
   if (!body) return undefined;
   if ('json' in body) return JSON.stringify(body.json);
-  if ('form' in body) return new URLSearchParams(body.form).toString();
   return body.raw;
 }
 
 function contentTypeOf(body: RequestBody): string {
   if ('json' in body) return 'application/json';
-  if ('form' in body) return 'application/x-www-form-urlencoded';
   return body.contentType;
 }
 

@@ -110,6 +110,7 @@ describe('CI client: migrated_repository on the wound-down deployment', () => {
     assert.equal(error.data.errorType, 'migrated_repository');
     assert.match(error.data.serviceMessage ?? '', /has been migrated to travis-ci\.com/);
     assert.match(error.message, /migrated/);
+    assert.equal(error.data.deployment, 'org');
     await rejectsWith(updateSettings(ci.as(), RAILS_ID, { build_pushes: false }), 'migrated_repository');
     assert.equal((await getRepo(ci.as(), RAILS_ID)).id, RAILS_ID);
     ci.take();

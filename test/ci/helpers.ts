@@ -72,12 +72,14 @@ export async function setUp(
   options: { fake?: FakeCiOptions; client?: Partial<CiClientOptions> } = {},
 ): Promise<Setup> {
   const fake = await startFakeCi(options.fake);
-  const test = clientFor(fake.url, options.client);
+  // The client calls the fake by the deployment it plays (com unless told otherwise).
+  const deployment = options.fake?.deployment ?? 'com';
+  const test = clientFor(fake.url, options.client, deployment);
   let seen = 0;
   return {
     ...test,
     fake,
-    as: (token = RKH_TOKEN) => test.client.session('com', token ?? undefined),
+    as: (token = RKH_TOKEN) => test.client.session(deployment, token ?? undefined),
     take: () => {
       const fresh = fake.requests.slice(seen);
       seen = fake.requests.length;
