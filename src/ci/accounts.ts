@@ -28,6 +28,6 @@ export async function listBroadcasts(ci: CiSession): Promise<Broadcast[]> {
 }
 
 /** 4.11 GET /users/permissions — repository ids by access level. */
-export function getPermissions(ci: CiSession): Promise<Permissions> {
+export async function getPermissions(ci: CiSession): Promise<Permissions> {
   return ci.json({ method: 'GET', path: '/users/permissions', requiresAuth: true }, permissionsSchema);
 }

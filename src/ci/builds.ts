@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import type { CiSession } from './client.js';
 import { badRequest } from './errors.js';
-import { idSegment, type RepoKey, repoPath } from './paths.js';
-import { type Build, buildSchema, type Commit, commitSchema, type Job, jobSchema } from './schemas.js';
+import { idSegment, type RepoKey, repoPath, textSegment } from './paths.js';
+import {
+  type Build,
+  buildSchema,
+  type Commit,
+  commitSchema,
+  type Job,
+  jobSchema,
+  sideloadedCommitSchema,
+} from './schemas.js';
 
 export interface BuildList {
   builds: Build[];
@@ -24,7 +32,7 @@ const buildListSchema = z.looseObject({
 
 const buildDetailSchema = z.looseObject({
   build: buildSchema,
-  commit: commitSchema.optional(),
+  commit: sideloadedCommitSchema,
   jobs: z.array(jobSchema).default([]),
 });
 
@@ -42,12 +50,14 @@ export interface BuildsQuery extends RepoBuildsQuery {
 }
 
 /** 4.6 GET /builds — needs ids, repository_id or slug; number/after_number only with slug or repository_id. */
-export function listBuilds(ci: CiSession, query: BuildsQuery): Promise<BuildList> {
+export async function listBuilds(ci: CiSession, query: BuildsQuery): Promise<BuildList> {
   const hasRepo = query.repositoryId !== undefined || query.slug !== undefined;
   if (!hasRepo && !query.ids?.length) throw badRequest('GET /builds needs one of ids, repository_id or slug');
   if (!hasRepo && (query.number !== undefined || query.afterNumber !== undefined)) {
     throw badRequest('number and after_number need slug or repository_id');
   }
+  for (const id of query.ids ?? []) idSegment(id, 'build id');
+  if (query.repositoryId !== undefined) idSegment(query.repositoryId, 'repository id');
   return ci.json(
     {
       method: 'GET',
@@ -66,7 +76,7 @@ export function listBuilds(ci: CiSession, query: BuildsQuery): Promise<BuildList
 }
 
 /** 4.6 GET /repos/{id}/builds and /repos/{owner}/{name}/builds */
-export function listRepoBuilds(
+export async function listRepoBuilds(
   ci: CiSession,
   repo: RepoKey,
   query: RepoBuildsQuery = {},
@@ -118,7 +128,7 @@ export interface BranchList {
 }
 
 /** 4.4 GET /repos/{repo}/branches — the latest build of each of the latest 25 branches. */
-export function listBranches(ci: CiSession, repo: RepoKey): Promise<BranchList> {
+export async function listBranches(ci: CiSession, repo: RepoKey): Promise<BranchList> {
   return ci.json(
     { method: 'GET', path: `${repoPath(repo)}/branches` },
     z.looseObject({ branches: z.array(buildSchema), commits: z.array(commitSchema).default([]) }),
@@ -131,9 +141,8 @@ export async function getBranch(
   repo: RepoKey,
   branch: string,
 ): Promise<{ branch: Build; commit?: Commit }> {
-  if (branch === '') throw badRequest('a branch name is needed');
   return ci.json(
-    { method: 'GET', path: `${repoPath(repo)}/branches/${encodeURIComponent(branch)}` },
-    z.looseObject({ branch: buildSchema, commit: commitSchema.optional() }),
+    { method: 'GET', path: `${repoPath(repo)}/branches/${textSegment(branch, 'a branch name')}` },
+    z.looseObject({ branch: buildSchema, commit: sideloadedCommitSchema }),
   );
 }

@@ -48,10 +48,7 @@ export interface AttemptInfo {
 export type QueryValue = string | number | boolean | undefined | ReadonlyArray<string | number>;
 export type Query = Record<string, QueryValue>;
 
-export type RequestBody =
-  | { json: unknown }
-  | { form: Record<string, string> }
-  | { raw: string; contentType: string };
+export type RequestBody = { json: unknown } | { raw: string; contentType: string };
 
 export interface RequestSpec {
   method: HttpMethod;
@@ -66,6 +63,10 @@ export interface RequestSpec {
   /** Refuse locally, without a request, when the session has no token. */
   requiresAuth?: boolean;
 }
+
+type Outcome<T> =
+  | { ok: true; status: number; value: T }
+  | { ok: false; status: number; body: string; retryAfter: string | undefined };
 
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
 
@@ -154,16 +155,13 @@ export class CiSession {
 
   /** A JSON answer, validated by `schema`; an empty V2.1 answer to a read means "no access". */
   async json<S extends z.ZodType>(spec: RequestSpec, schema: S): Promise<z.output<S>> {
-    const result = await this.#send(spec, false);
-    const base = this.#errorData(spec);
-    const text = await readText(result.body, this.#client.options.maxBodyBytes, base);
-    return parseJson(text, schema, { ...base, status: result.status }, spec.method === 'GET');
+    const { status, text } = await this.#send(spec, (result) => this.#readWhole(spec, result));
+    return parseJson(text, schema, { ...this.#errorData(spec), status }, spec.method === 'GET');
   }
 
   /** A JSON answer whose shape the spec does not give (cancel, restart, delete ...): kept as is. */
   async send(spec: RequestSpec): Promise<unknown> {
-    const result = await this.#send(spec, false);
-    const text = await readText(result.body, this.#client.options.maxBodyBytes, this.#errorData(spec));
+    const { text } = await this.#send(spec, (result) => this.#readWhole(spec, result));
     if (text.trim() === '') return undefined;
     try {
       return JSON.parse(text);
@@ -173,13 +171,12 @@ export class CiSession {
   }
 
   async text(spec: RequestSpec): Promise<string> {
-    const result = await this.#send(spec, false);
-    return readText(result.body, this.#client.options.maxBodyBytes, this.#errorData(spec));
+    return (await this.#send(spec, (result) => this.#readWhole(spec, result))).text;
   }
 
   /** The body as a byte stream, for answers of any size (whole logs). Errors while reading become CiErrors. */
   async stream(spec: RequestSpec): Promise<AsyncIterable<Uint8Array>> {
-    const result = await this.#send(spec, true);
+    const result = await this.#send(spec, async (answer) => answer);
     const base = this.#errorData(spec);
     return (async function* () {
       try {
@@ -194,7 +191,16 @@ export class CiSession {
     return { deployment: this.deployment.name, method: spec.method, path: spec.path };
   }
 
-  async #send(spec: RequestSpec, streaming: boolean): Promise<ExchangeResult> {
+  async #readWhole(spec: RequestSpec, result: ExchangeResult): Promise<{ status: number; text: string }> {
+    const text = await readText(result.body, this.#client.options.maxBodyBytes, this.#errorData(spec));
+    return { status: result.status, text };
+  }
+
+  /**
+   * Sends with retries. `read` takes a 2xx answer inside the attempt, so a body that is cut off or
+   * too slow fails (and is retried) like a failed exchange, and never escapes as an undici error.
+   */
+  async #send<T>(spec: RequestSpec, read: (result: ExchangeResult) => Promise<T>): Promise<T> {
     const base = this.#errorData(spec);
     if (spec.requiresAuth && !this.#token) {
       throw new CiError(
@@ -209,20 +215,14 @@ export class CiSession {
       let error: CiError;
       let status: number | undefined;
       try {
-        const result = await this.#attempt(spec, streaming, base);
-        status = result.status;
-        if (result.status >= 200 && result.status < 300) {
+        const outcome = await this.#attempt(spec, base, read);
+        status = outcome.status;
+        if (outcome.ok) {
           this.#report(spec, attempt, started, status, undefined);
-          return result;
+          return outcome.value;
         }
-        const body = await readText(result.body, 64 * 1024, base).catch(() => '');
         error = errorFromResponse(
-          {
-            status,
-            body,
-            retryAfter: headerValue(result.headers['retry-after']),
-            isRead: spec.method === 'GET',
-          },
+          { status, body: outcome.body, retryAfter: outcome.retryAfter, isRead: spec.method === 'GET' },
           base,
         );
       } catch (thrown) {
@@ -240,7 +240,12 @@ export class CiSession {
     }
   }
 
-  async #attempt(spec: RequestSpec, streaming: boolean, base: CiErrorData): Promise<ExchangeResult> {
+  /** One exchange and the reading of its answer, within the total timeout (a stream: until `read` returns). */
+  async #attempt<T>(
+    spec: RequestSpec,
+    base: CiErrorData,
+    read: (result: ExchangeResult) => Promise<T>,
+  ): Promise<Outcome<T>> {
     const options = this.#client.options;
     const controller = new AbortController();
     const timer = setTimeout(
@@ -262,17 +267,17 @@ export class CiSession {
         },
         base,
       );
-      if (!streaming) {
-        // The total timeout covers reading the body too, so keep the timer until it is consumed.
-        result.body.once('close', () => clearTimeout(timer));
-        result.body.once('error', () => clearTimeout(timer));
-        return result;
+      if (result.status >= 200 && result.status < 300) {
+        return { ok: true, status: result.status, value: await read(result) };
       }
+      return {
+        ok: false,
+        status: result.status,
+        body: await readText(result.body, 64 * 1024, base).catch(() => ''),
+        retryAfter: headerValue(result.headers['retry-after']),
+      };
+    } finally {
       clearTimeout(timer);
-      return result;
-    } catch (error) {
-      clearTimeout(timer);
-      throw error;
     }
   }
 
@@ -311,6 +316,7 @@ export class CiSession {
     const { mediaType, versionHeader, userAgent } = this.#client.options;
     const headers: Record<string, string> = { 'user-agent': userAgent };
     if (spec.api === 'v3') {
+      // V3 wants all three on every call, bodies or not (the migrate POST has an empty body).
       headers[versionHeader.toLowerCase()] = '3';
       headers.accept = 'application/json';
       headers['content-type'] = 'application/json';
@@ -330,13 +336,11 @@ export class CiSession {
 function encodeBody(body: RequestBody | undefined): string | undefined {
   if (!body) return undefined;
   if ('json' in body) return JSON.stringify(body.json);
-  if ('form' in body) return new URLSearchParams(body.form).toString();
   return body.raw;
 }
 
 function contentTypeOf(body: RequestBody): string {
   if ('json' in body) return 'application/json';
-  if ('form' in body) return 'application/x-www-form-urlencoded';
   return body.contentType;
 }
 

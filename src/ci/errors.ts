@@ -42,9 +42,9 @@ export interface CiErrorData {
   /** Request path without query string (never contains a token). */
   path?: string;
   status?: number;
-  /** V3 `error_type` as the service sent it. */
+  /** The kind of error as the service named it: V3 `error_type`, V2 `error.code` (`cant_cancel`), or a validation code. */
   errorType?: string;
-  /** The service's own message (V3 `error_message`), when it sent one. */
+  /** The service's own message (V3 `error_message`, V2 `error.message`, a restart's flash, `{message}`), when it sent one. */
   serviceMessage?: string;
   /** V3 `resource_type` of not_found / insufficient_access. */
   resourceType?: string;
@@ -52,7 +52,7 @@ export interface CiErrorData {
   permission?: string;
   retryAfterMs?: number;
   reason?: UnavailableReason;
-  /** invalid_response: dotted path of the first bad field, e.g. `builds.0.id`. */
+  /** invalid_response: dotted path of the first bad field, e.g. `builds.0.id`; rejected: the field a validation failure names. */
   fieldPath?: string;
   /** bad_request: the local rule that refused the call. */
   rule?: string;

@@ -33,10 +33,10 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export async function exchange(agent: Agent, ex: Exchange, errorData: CiErrorData): Promise<ExchangeResult> {
   let { method, url, body } = ex;
+  let baseHeaders = ex.headers;
   for (let hop = 0; ; hop++) {
-    const headers = { ...ex.headers };
+    const headers = { ...baseHeaders };
     if (ex.authorization && url.origin === ex.authorizedOrigin) headers.authorization = ex.authorization;
-    if (body === undefined) delete headers['content-type'];
 
     const response = await request(url, {
       dispatcher: agent,
@@ -69,6 +69,8 @@ export async function exchange(agent: Agent, ex: Exchange, errorData: CiErrorDat
     ) {
       method = 'GET';
       body = undefined;
+      const { 'content-type': _dropped, ...rest } = baseHeaders;
+      baseHeaders = rest;
     }
     url = next;
   }

@@ -9,17 +9,17 @@ import { type Log, logSchema } from './schemas.js';
  */
 
 /** GET /jobs/{id}/log with Accept text/plain — the whole log as bytes. */
-export function streamJobLog(ci: CiSession, jobId: number): Promise<AsyncIterable<Uint8Array>> {
+export async function streamJobLog(ci: CiSession, jobId: number): Promise<AsyncIterable<Uint8Array>> {
   return ci.stream({ method: 'GET', path: `/jobs/${idSegment(jobId, 'job id')}/log`, accept: 'text' });
 }
 
 /** GET /jobs/{id}/log as text (small logs; large ones should use streamJobLog). */
-export function getJobLogText(ci: CiSession, jobId: number): Promise<string> {
+export async function getJobLogText(ci: CiSession, jobId: number): Promise<string> {
   return ci.text({ method: 'GET', path: `/jobs/${idSegment(jobId, 'job id')}/log`, accept: 'text' });
 }
 
 /** GET /jobs/{id}/logs — the other plain-text path; archived logs redirect as well. */
-export function streamJobLogs(ci: CiSession, jobId: number): Promise<AsyncIterable<Uint8Array>> {
+export async function streamJobLogs(ci: CiSession, jobId: number): Promise<AsyncIterable<Uint8Array>> {
   return ci.stream({ method: 'GET', path: `/jobs/${idSegment(jobId, 'job id')}/logs`, accept: 'text' });
 }
 

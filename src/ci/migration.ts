@@ -11,20 +11,14 @@ export const MIGRATION_STATUSES = ['queued', 'migrating', 'migrated', 'success',
 export type MigrationStatus = (typeof MIGRATION_STATUSES)[number] | (string & {});
 
 /** GET /repo/{id or owner%2Fname} — carries `migration_status`. */
-export function getV3Repository(ci: CiSession, repo: RepoKey): Promise<V3Repository> {
+export async function getV3Repository(ci: CiSession, repo: RepoKey): Promise<V3Repository> {
   return ci.json({ method: 'GET', path: v3RepoPath(repo), api: 'v3' }, v3RepositorySchema);
 }
 
 /** POST /repo/{id or owner%2Fname}/migrate — answers 202 with the repository; `already_migrated` when asked again. */
-export function migrateRepository(ci: CiSession, repo: RepoKey): Promise<V3Repository> {
+export async function migrateRepository(ci: CiSession, repo: RepoKey): Promise<V3Repository> {
   return ci.json(
-    {
-      method: 'POST',
-      path: `${v3RepoPath(repo)}/migrate`,
-      api: 'v3',
-      requiresAuth: true,
-      body: { json: {} },
-    },
+    { method: 'POST', path: `${v3RepoPath(repo)}/migrate`, api: 'v3', requiresAuth: true },
     v3RepositorySchema,
   );
 }

@@ -17,27 +17,33 @@ export async function getRepo(ci: CiSession, repo: RepoKey): Promise<Repository>
     .repo;
 }
 
-export type ReposQuery =
-  | { ids: number[] }
-  | { member?: string; ownerName?: string; slug?: string; search?: string; active?: boolean };
+export interface RepoFilters {
+  /** Provider login of a user with access. */
+  member?: string;
+  /** First slug segment. */
+  ownerName?: string;
+  slug?: string;
+  search?: string;
+  /** Only enabled repositories. */
+  active?: boolean;
+}
+
+export type ReposQuery = { ids: number[] } | RepoFilters;
 
 /** 4.13 GET /repos — `ids` cannot be combined with other filters; no filter = recently active repos. */
 export async function listRepos(ci: CiSession, query: ReposQuery = {}): Promise<Repository[]> {
-  if ('ids' in query) {
-    const others = Object.keys(query).filter((key) => key !== 'ids');
+  // Read as optional fields: a caller may pass `{ids: undefined, member}` built from its own options.
+  const { ids, member, ownerName, slug, search, active } = query as { ids?: number[] } & RepoFilters;
+  if (ids !== undefined) {
+    const others = [member, ownerName, slug, search, active].filter((value) => value !== undefined);
     if (others.length > 0) throw badRequest('ids cannot be combined with other repository filters');
-    if (query.ids.length === 0) throw badRequest('ids must list at least one repository id');
+    if (ids.length === 0) throw badRequest('ids must list at least one repository id');
+    for (const id of ids) idSegment(id, 'repository id');
   }
   const params =
-    'ids' in query
-      ? { ids: query.ids }
-      : {
-          member: query.member,
-          owner_name: query.ownerName,
-          slug: query.slug,
-          search: query.search,
-          active: query.active ? true : undefined,
-        };
+    ids !== undefined
+      ? { ids }
+      : { member, owner_name: ownerName, slug, search, active: active ? true : undefined };
   const answer = await ci.json(
     { method: 'GET', path: '/repos', query: params },
     z.looseObject({ repos: z.array(repositorySchema) }),
@@ -76,11 +82,11 @@ export async function setHookById(ci: CiSession, repositoryId: number, active: b
 }
 
 /** 4.12 GET /repos/{repo}/key — the public key for `secure:` values. */
-export function getRepoKey(ci: CiSession, repo: RepoKey): Promise<RepoPublicKey> {
+export async function getRepoKey(ci: CiSession, repo: RepoKey): Promise<RepoPublicKey> {
   return ci.json({ method: 'GET', path: `${repoPath(repo)}/key` }, repoKeySchema);
 }
 
 /** 4.12 POST /repos/{repo}/key — a new key; every value encrypted with the old one stops working. */
-export function regenerateRepoKey(ci: CiSession, repo: RepoKey): Promise<RepoPublicKey> {
+export async function regenerateRepoKey(ci: CiSession, repo: RepoKey): Promise<RepoPublicKey> {
   return ci.json({ method: 'POST', path: `${repoPath(repo)}/key`, requiresAuth: true }, repoKeySchema);
 }

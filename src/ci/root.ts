@@ -3,7 +3,7 @@ import type { CiSession } from './client.js';
 import { configSchema, type ServiceConfig } from './schemas.js';
 
 /** 4.1 GET / — a small greeting object. */
-export function getRoot(ci: CiSession): Promise<Record<string, unknown>> {
+export async function getRoot(ci: CiSession): Promise<Record<string, unknown>> {
   return ci.json({ method: 'GET', path: '/' }, z.record(z.string(), z.unknown()));
 }
 

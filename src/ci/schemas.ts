@@ -71,6 +71,9 @@ export const commitSchema = z.looseObject({
 });
 export type Commit = z.output<typeof commitSchema>;
 
+/** The commit sideloaded next to a build, job or request; the service sends `null` when it has none. */
+export const sideloadedCommitSchema = commitSchema.nullish().transform((commit) => commit ?? undefined);
+
 export const buildSchema = z.looseObject({
   id,
   repository_id: id,

@@ -9,18 +9,32 @@ const v3ErrorSchema = z.looseObject({
   permission: z.string().optional(),
 });
 
-/** V2 answers some errors as `{error: "..."}` or `{error: {message: "..."}}`. */
+/** V2 answers some errors as `{error: "..."}` or `{error: {message, code}}` (cancel: `cant_cancel`). */
 const v2ErrorSchema = z.looseObject({
-  error: z.union([z.string(), z.looseObject({ message: z.string() })]),
+  error: z.union([z.string(), z.looseObject({ message: z.string(), code: z.string().optional() })]),
 });
 
-interface ParsedErrorBody {
+/** Restart answers `{result: false, flash: [{error: "..."}]}` (400 while running, 403 without rights). */
+const flashSchema = z.looseObject({
+  flash: z.array(z.record(z.string(), z.unknown())).min(1),
+});
+
+/** `{message}` (409 on sync) and validation failures `{message, errors: [{field, code}]}` (422). */
+const messageSchema = z.looseObject({
+  message: z.string(),
+  errors: z.array(z.looseObject({ field: z.string().optional(), code: z.string().optional() })).optional(),
+});
+
+export interface ParsedErrorBody {
   errorType?: string;
   serviceMessage?: string;
   resourceType?: string;
   permission?: string;
+  /** The field a validation failure names. */
+  fieldPath?: string;
 }
 
+/** The explanation in an error body, whichever of the service's shapes it has. */
 export function parseErrorBody(body: string): ParsedErrorBody {
   let json: unknown;
   try {
@@ -41,7 +55,29 @@ export function parseErrorBody(body: string): ParsedErrorBody {
   const v2 = v2ErrorSchema.safeParse(json);
   if (v2.success) {
     const { error } = v2.data;
-    return { serviceMessage: typeof error === 'string' ? error : error.message };
+    return typeof error === 'string'
+      ? { serviceMessage: error }
+      : { serviceMessage: error.message, errorType: error.code };
+  }
+  const flash = flashSchema.safeParse(json);
+  if (flash.success) {
+    // Each entry is `{error: text}`, `{notice: text}` or `{warning: text}`; errors first.
+    const entries = flash.data.flash.flatMap((entry) => Object.entries(entry));
+    const text = (entries.find(([kind]) => kind === 'error') ?? entries[0])?.[1];
+    return typeof text === 'string' ? { serviceMessage: text } : {};
+  }
+  const message = messageSchema.safeParse(json);
+  if (message.success) {
+    const [first] = message.data.errors ?? [];
+    const problems = (message.data.errors ?? [])
+      .map((e) => [e.field, e.code].filter(Boolean).join(' '))
+      .filter((text) => text !== '');
+    return {
+      serviceMessage:
+        problems.length > 0 ? `${message.data.message} (${problems.join(', ')})` : message.data.message,
+      errorType: first?.code,
+      fieldPath: first?.field,
+    };
   }
   return {};
 }
