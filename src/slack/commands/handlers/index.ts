@@ -1,6 +1,9 @@
 import type { CommandHandler, CommandHandlers } from '../context.js';
 import type { CommandName } from '../index.js';
+import { accountViewHandlers } from './account-views.js';
 import { accountHandlers } from './accounts.js';
+import { keyHandlers } from './keys.js';
+import { lintHandlers } from './lint.js';
 
 /**
  * Commands whose handlers are still being built answer that plainly. This list shrinks to nothing
@@ -13,11 +16,6 @@ function notYetAvailable(name: CommandName): CommandHandler<CommandName> {
 }
 
 const PENDING = [
-  'accounts',
-  'repos',
-  'permissions',
-  'broadcasts',
-  'sync',
   'repo',
   'enable',
   'disable',
@@ -33,10 +31,6 @@ const PENDING = [
   'env',
   'settings',
   'caches',
-  'pubkey',
-  'encrypt',
-  'sshkey',
-  'lint',
   'use',
   'subscribe',
   'unsubscribe',
@@ -53,4 +47,7 @@ const pending = Object.fromEntries(PENDING.map((name) => [name, notYetAvailable(
 export const COMMAND_HANDLERS: CommandHandlers = {
   ...pending,
   ...accountHandlers,
+  ...accountViewHandlers,
+  ...keyHandlers,
+  ...lintHandlers,
 };
