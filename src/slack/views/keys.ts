@@ -26,7 +26,7 @@ const fingerprintText = (fingerprint: string | null | undefined) =>
 
 export function publicKeyMessage(key: PublicKey, webUrl: string): SlackMessage {
   return {
-    text: `Public key of ${key.slug}`,
+    text: `Public key of ${escapeMrkdwn(key.slug)}`,
     blocks: [
       section(
         `*Public key of ${repoLink(webUrl, key.slug)}*\nFingerprint: ${fingerprintText(key.fingerprint)}`,
@@ -52,7 +52,7 @@ export const REGENERATE_WARNING =
 
 export function regenerateKeyOffer(offer: RegenerateOffer): SlackMessage {
   return {
-    text: `Regenerate the key of ${offer.slug}?`,
+    text: `Regenerate the key of ${escapeMrkdwn(offer.slug)}?`,
     blocks: [
       section(
         `*Regenerate the key of ${repoLink(offer.webUrl, offer.slug)}?*\nCurrent fingerprint: ${fingerprintText(offer.fingerprint)}\n:warning: ${REGENERATE_WARNING}`,
@@ -82,7 +82,7 @@ export function keyRegeneratedMessage(
   webUrl: string,
 ): SlackMessage {
   return {
-    text: `<@${userId}> regenerated the key of ${key.slug}`,
+    text: `<@${userId}> regenerated the key of ${escapeMrkdwn(key.slug)}`,
     blocks: [
       section(
         `<@${userId}> regenerated the key of ${repoLink(webUrl, key.slug)}. New fingerprint: ${fingerprintText(key.fingerprint)}`,
@@ -184,7 +184,7 @@ export function encryptResultModal(outcome: EncryptOutcome): ModalView {
 export function sshKeyMessage(repo: RepoSummary, key: SshKey | undefined, webUrl: string): SlackMessage {
   if (!key) {
     return {
-      text: `${repo.slug} has no custom SSH key.`,
+      text: `${escapeMrkdwn(repo.slug)} has no custom SSH key.`,
       blocks: [
         section(`${repoLink(webUrl, repo.slug)} has no custom SSH key: builds use the default deploy key.`),
         context(`Add one with ${inlineCode(`/ci sshkey ${repo.slug} set`)}.`),
@@ -192,7 +192,7 @@ export function sshKeyMessage(repo: RepoSummary, key: SshKey | undefined, webUrl
     };
   }
   return {
-    text: `SSH key of ${repo.slug}`,
+    text: `SSH key of ${escapeMrkdwn(repo.slug)}`,
     blocks: [section(sshKeyText(repo, key, webUrl))],
   };
 }
@@ -211,7 +211,7 @@ export function sshKeyDeleteOffer(
   options: { deployment: Deployment; webUrl: string; quiet: boolean },
 ): SlackMessage {
   return {
-    text: `Delete the SSH key of ${repo.slug}?`,
+    text: `Delete the SSH key of ${escapeMrkdwn(repo.slug)}?`,
     blocks: [
       section(sshKeyText(repo, key, options.webUrl)),
       ...actions([
@@ -223,7 +223,7 @@ export function sshKeyDeleteOffer(
             style: 'danger',
             confirm: {
               title: 'Delete the SSH key?',
-              text: `The custom SSH key of ${repo.slug} will be deleted. ${SSH_KEY_DELETE_WARNING}`,
+              text: `The custom SSH key of ${escapeMrkdwn(repo.slug)} will be deleted. ${SSH_KEY_DELETE_WARNING}`,
               confirm: 'Delete',
             },
           },
@@ -235,14 +235,14 @@ export function sshKeyDeleteOffer(
 
 export function sshKeyDeletedMessage(userId: string, repo: RepoSummary, webUrl: string): SlackMessage {
   return {
-    text: `<@${userId}> deleted the SSH key of ${repo.slug}`,
+    text: `<@${userId}> deleted the SSH key of ${escapeMrkdwn(repo.slug)}`,
     blocks: [section(`<@${userId}> deleted the custom SSH key of ${repoLink(webUrl, repo.slug)}.`)],
   };
 }
 
 export function sshKeySetAnnouncement(userId: string, repo: RepoSummary, webUrl: string): SlackMessage {
   return {
-    text: `<@${userId}> set the SSH key of ${repo.slug}`,
+    text: `<@${userId}> set the SSH key of ${escapeMrkdwn(repo.slug)}`,
     blocks: [section(`<@${userId}> set the SSH key of ${repoLink(webUrl, repo.slug)}.`)],
   };
 }

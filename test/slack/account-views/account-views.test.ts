@@ -156,6 +156,13 @@ describe('account views: accounts, repos, permissions, broadcasts, sync', () => 
       assertSlackAccepted(h);
     });
 
+    it('asks an unlinked user to link', async () => {
+      const before = h.ci.requests.length;
+      const { text } = await run('permissions', 'U0NOBODY');
+      assert.match(text, /account\.link/);
+      assert.equal(h.ci.requests.length, before);
+    });
+
     it('shows "none" for a user without rights anywhere', async () => {
       const { text } = await run('permissions', 'U0VISITOR');
       assert.match(text, /\*Administer\*: none/);
@@ -179,6 +186,12 @@ describe('account views: accounts, repos, permissions, broadcasts, sync', () => 
     it('asks an unlinked user to link', async () => {
       const { text } = await run('broadcasts', 'U0NOBODY');
       assert.match(text, /account\.link/);
+    });
+
+    it('says the CI service is having trouble on a 5xx', async () => {
+      h.ci.fault({ method: 'GET', path: '/broadcasts' }, { status: 502, times: 2 });
+      const { text } = await run('broadcasts');
+      assert.match(text, /having trouble \(it answered 502\)/);
     });
   });
 

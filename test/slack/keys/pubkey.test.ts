@@ -159,6 +159,15 @@ describe('/ci pubkey', () => {
       assert.equal(h.ci.requests.length, before);
     });
 
+    it('says plainly when the repository is gone by the time of the click', async () => {
+      const { responseUrl } = await h.click({
+        actionId: 'pubkey.regenerate',
+        value: JSON.stringify({ d: 'com', repo: 'gone/away' }),
+        message: { ts: '1700000000.000450' },
+      });
+      assert.match(String((await h.answer(responseUrl, ANSWER_MS)).text), /could not find gone\/away/);
+    });
+
     it('says a click whose value is not ours is out of date', async () => {
       const { responseUrl } = await h.click({
         actionId: 'pubkey.regenerate',

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { ackBody, assertSlackAccepted, nextUpdate, openAndFill, openedModal, textValue } from './support.js';
+import { ackBody, assertSlackAccepted, nextUpdate, openedModal, textValue } from './support.js';
 
 /**
  * The CI service answering slower than the harness's 1.5 s request timeout, for every command,
  * button, form and the shortcut of this group: Slack still gets its acknowledgement at once, and
  * the user a sentence saying the service did not answer (and, for a change, that its outcome is
- * unknown). The tests run concurrently, each slowing down a path of its own.
+ * unknown). The tests run concurrently, each slowing down a path of its own; their requests to the
+ * app are sent one at a time, so that each ack is timed on its own and not behind a dozen others.
  */
 
 const SLOW = { delayMs: 2_000 };
@@ -16,6 +17,14 @@ const WAIT_MS = 6_000;
 const PRIVATE_KEY = generateKeyPairSync('ed25519')
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
   .toString();
+
+/** Runs `send` once every earlier one has finished (the waits for answers still overlap). */
+let turn: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(send: () => Promise<T>): Promise<T> {
+  const result = turn.then(send);
+  turn = result.catch(() => undefined);
+  return result;
+}
 
 describe('a slow CI service', { concurrency: true }, () => {
   let h: Harness;
@@ -51,19 +60,24 @@ describe('a slow CI service', { concurrency: true }, () => {
     new RegExp(`did not answer in time\\. I could not tell whether your request to ${action} went through`);
 
   async function command(text: string) {
-    const { ack, responseUrl } = await h.command(text);
+    const { ack, responseUrl } = await oneAtATime(() => h.command(text));
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
     return String((await h.answer(responseUrl, WAIT_MS)).text);
   }
 
   async function click(actionId: string, value: object) {
-    const { ack, responseUrl } = await h.click({
-      actionId,
-      value: JSON.stringify(value),
-      message: { ts: '1700000000.000100' },
-    });
+    const { ack, responseUrl } = await oneAtATime(() =>
+      h.click({ actionId, value: JSON.stringify(value), message: { ts: '1700000000.000100' } }),
+    );
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
     return String((await h.answer(responseUrl, WAIT_MS)).text);
+  }
+
+  /** `/ci <text>` and the filled modal, with the command sent in turn. */
+  async function openForm(text: string) {
+    const { ack, triggerId } = await oneAtATime(() => h.command(text));
+    const { id } = await openedModal(h, triggerId);
+    return { id, view: await nextUpdate(h, id, 0, WAIT_MS), ackMs: ack.ms };
   }
 
   it('pubkey', async () => {
@@ -79,22 +93,24 @@ describe('a slow CI service', { concurrency: true }, () => {
 
   it('opening the encrypt form', async () => {
     h.ci.fault({ method: 'GET', path: '/repos/slow/encrypt-open' }, { ...SLOW, times: 2 });
-    const { view, ackMs } = await openAndFill(h, 'encrypt slow/encrypt-open', { timeoutMs: WAIT_MS });
-    assert.ok(ackMs < 1000);
+    const { view, ackMs } = await openForm('encrypt slow/encrypt-open');
+    assert.ok(ackMs < 1000, `ack took ${ackMs} ms`);
     assert.match(visibleText(view), timedOut);
   });
 
   it('submitting the encrypt form', async () => {
-    const { id, view } = await openAndFill(h, 'encrypt slow/encrypt-submit');
+    const { id, view } = await openForm('encrypt slow/encrypt-submit');
     h.ci.fault({ method: 'GET', path: '/repos/slow/encrypt-submit/key' }, { ...SLOW, times: 2 });
-    const ack = await h.submit({
-      view: {
-        id,
-        callbackId: 'view.encrypt',
-        privateMetadata: String(view.private_metadata),
-        values: { assignments: textValue('A=b') },
-      },
-    });
+    const ack = await oneAtATime(() =>
+      h.submit({
+        view: {
+          id,
+          callbackId: 'view.encrypt',
+          privateMetadata: String(view.private_metadata),
+          values: { assignments: textValue('A=b') },
+        },
+      }),
+    );
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
     assert.equal(ackBody(ack).response_action, 'update');
     assert.match(visibleText(await nextUpdate(h, id, 1, WAIT_MS)), timedOut);
@@ -107,19 +123,21 @@ describe('a slow CI service', { concurrency: true }, () => {
   });
 
   it('submitting the SSH key form', async () => {
-    const { id, view } = await openAndFill(h, 'sshkey slow/sshkey-set set');
+    const { id, view } = await openForm('sshkey slow/sshkey-set set');
     h.ci.fault(
       { method: 'PATCH', path: `/settings/ssh_key/${repos.get('sshkey-set')}` },
       { ...SLOW, times: 1 },
     );
-    const ack = await h.submit({
-      view: {
-        id,
-        callbackId: 'view.sshkey_set',
-        privateMetadata: String(view.private_metadata),
-        values: { private_key: textValue(PRIVATE_KEY) },
-      },
-    });
+    const ack = await oneAtATime(() =>
+      h.submit({
+        view: {
+          id,
+          callbackId: 'view.sshkey_set',
+          privateMetadata: String(view.private_metadata),
+          values: { private_key: textValue(PRIVATE_KEY) },
+        },
+      }),
+    );
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
     const result = await nextUpdate(h, id, 1, WAIT_MS);
     assert.match(visibleText(result), outcomeUnknown('set the SSH key of slow/sshkey-set'));
@@ -134,27 +152,31 @@ describe('a slow CI service', { concurrency: true }, () => {
   });
 
   it('submitting the lint form', async () => {
-    const { triggerId } = await h.command('lint');
+    const { triggerId } = await oneAtATime(() => h.command('lint'));
     const { id, view } = await openedModal(h, triggerId);
-    const ack = await h.submit({
-      view: {
-        id,
-        callbackId: 'view.lint',
-        privateMetadata: String(view.private_metadata),
-        values: { config: textValue('language: ruby') },
-      },
-    });
+    const ack = await oneAtATime(() =>
+      h.submit({
+        view: {
+          id,
+          callbackId: 'view.lint',
+          privateMetadata: String(view.private_metadata),
+          values: { config: textValue('language: ruby') },
+        },
+      }),
+    );
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
     assert.match(visibleText(await nextUpdate(h, id, 0, WAIT_MS)), /did not answer in time/);
   });
 
   it('the lint shortcut', async () => {
     const responseUrl = h.slack.responseUrl();
-    const ack = await h.shortcut({
-      callbackId: 'shortcut.lint_config',
-      message: { ts: '1700000000.000200', text: '```language: ruby```' },
-      responseUrl,
-    });
+    const ack = await oneAtATime(() =>
+      h.shortcut({
+        callbackId: 'shortcut.lint_config',
+        message: { ts: '1700000000.000200', text: '```language: ruby```' },
+        responseUrl,
+      }),
+    );
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
     assert.match(String((await h.answer(responseUrl, WAIT_MS)).text), /did not answer in time/);
   });

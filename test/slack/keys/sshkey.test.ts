@@ -122,6 +122,13 @@ describe('/ci sshkey', () => {
     assert.equal(h.slack.callsTo('chat.postMessage').length, posts);
   });
 
+  it('does not show the key to someone without rights on the repository', async () => {
+    const { responseUrl } = await h.command('sshkey rails/rails', { userId: 'U0VISITOR' });
+    const answer = await h.answer(responseUrl, ANSWER_MS);
+    assert.match(String(answer.text), /\(visitor\) is not allowed to read the SSH key of rails\/rails/);
+    assert.doesNotMatch(visibleText(answer), /Fingerprint/);
+  });
+
   it('does not open the form for someone without rights on the repository', async () => {
     const { view } = await openAndFill(h, 'sshkey rails/rails set', { userId: 'U0VISITOR' });
     assert.equal(view.callback_id, 'view.info');
