@@ -52,8 +52,12 @@ export const ACTIONS = {
       match: z.string().max(255).optional(),
     }),
   },
-  deleteSshKey: { id: 'sshkey.delete', value: z.object({ d: deployment, repoId: id, repo }) },
-  regenerateKey: { id: 'pubkey.regenerate', value: repoTarget },
+  deleteSshKey: {
+    id: 'sshkey.delete',
+    value: z.object({ d: deployment, repoId: id, repo, quiet: z.boolean().optional() }),
+  },
+  /** `quiet`: the command had --quiet, so the change is confirmed privately instead of announced. */
+  regenerateKey: { id: 'pubkey.regenerate', value: repoTarget.extend({ quiet: z.boolean().optional() }) },
   openSettings: { id: 'settings.open', value: z.object({ d: deployment, repoId: id, repo }) },
   /** Runs a command again against the deployment a repository moved to. */
   runOnDeployment: { id: 'command.rerun', value: z.object({ d: deployment, text: z.string().max(1800) }) },

@@ -1,14 +1,24 @@
 import type { App } from '@slack/bolt';
 import type { Services } from '../services.js';
 import { registerAccountActions } from './actions/account.js';
+import { registerKeyActions } from './actions/keys.js';
 import { registerSlashCommand } from './commands/register.js';
 import { registerHome } from './home/register.js';
+import { registerLintShortcut } from './shortcuts/lint-message.js';
+import { registerEncryptSubmission } from './submissions/encrypt.js';
+import { registerLintSubmission } from './submissions/lint.js';
 import { registerLoginSubmission } from './submissions/login.js';
+import { registerSshKeySetSubmission } from './submissions/sshkey-set.js';
 
 /** Every Slack surface the app listens on, one register function each. */
 export function registerListeners(app: App, services: Services): void {
   registerSlashCommand(app, services);
   registerAccountActions(app, services);
+  registerKeyActions(app, services);
   registerLoginSubmission(app, services);
+  registerEncryptSubmission(app, services);
+  registerSshKeySetSubmission(app, services);
+  registerLintSubmission(app, services);
+  registerLintShortcut(app, services);
   registerHome(app, services);
 }

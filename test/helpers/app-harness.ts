@@ -41,6 +41,8 @@ export interface HarnessOptions {
   memory?: boolean;
   /** Fast CI timeouts and retries, unless a test wants the real defaults. */
   ciRequestTimeoutMs?: number;
+  /** Log at debug level into `logs` (to check that no secret is ever logged). */
+  captureLogs?: boolean;
 }
 
 export interface Harness {
@@ -53,6 +55,10 @@ export interface Harness {
   app: RunningSlackApp;
   eventsUrl: string;
   baseUrl: string;
+  /** Every log line (JSON) when started with `captureLogs`; empty otherwise. */
+  logs: string[];
+  /** The Redis key prefix of this harness (every key the app wrote starts with it). */
+  namespace: string;
   /** Links a Slack user to a seeded CI user directly through the store (default: U0USER → rkh). */
   link(options?: {
     userId?: string;
@@ -84,7 +90,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     : undefined;
   const slack = await startFakeSlack();
   const namespace = `test:ci-slack:app:${randomUUID()}:`;
-  const logger = createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
+  const logs: string[] = [];
+  const logger = options.captureLogs
+    ? createLogger('debug', { write: (line: string) => void logs.push(line) })
+    : createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
 
   const config = loadConfig({
     SLACK_BOT_TOKEN: FAKE_IDENTITY.botToken,
@@ -129,6 +138,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     app,
     eventsUrl,
     baseUrl,
+    logs,
+    namespace,
     async link(o = {}) {
       const login = o.login ?? 'rkh';
       const fake = o.deployment === 'org' && orgCi ? orgCi : ci;

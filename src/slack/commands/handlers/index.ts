@@ -1,6 +1,9 @@
 import type { CommandHandler, CommandHandlers } from '../context.js';
 import type { CommandName } from '../index.js';
+import { accountViewHandlers } from './account-views.js';
 import { accountHandlers } from './accounts.js';
+import { keyHandlers } from './keys.js';
+import { lintHandlers } from './lint.js';
 import { subscriptionHandlers } from './subscriptions.js';
 
 /**
@@ -14,11 +17,6 @@ function notYetAvailable(name: CommandName): CommandHandler<CommandName> {
 }
 
 const PENDING = [
-  'accounts',
-  'repos',
-  'permissions',
-  'broadcasts',
-  'sync',
   'repo',
   'enable',
   'disable',
@@ -34,10 +32,6 @@ const PENDING = [
   'env',
   'settings',
   'caches',
-  'pubkey',
-  'encrypt',
-  'sshkey',
-  'lint',
   'use',
   'migrate',
 ] as const satisfies readonly CommandName[];
@@ -50,5 +44,8 @@ const pending = Object.fromEntries(PENDING.map((name) => [name, notYetAvailable(
 export const COMMAND_HANDLERS: CommandHandlers = {
   ...pending,
   ...accountHandlers,
+  ...accountViewHandlers,
+  ...keyHandlers,
+  ...lintHandlers,
   ...subscriptionHandlers,
 };

@@ -1,0 +1,167 @@
+import type { Account, Broadcast, Repository, User } from '../../ci/schemas.js';
+import { profileWebUrl, repoWebUrl } from '../../ci/web-links.js';
+import type { AccessLevel, PermissionsSummary, RepoSearch } from '../../ops/accounts.js';
+import type { Block, SlackMessage } from '../reply.js';
+import { escapeMrkdwn, inlineCode, link, singleLine } from '../text/escape.js';
+import { fitList } from '../text/fit-list.js';
+import { formatNumber, plural, timeAgo } from '../text/format.js';
+import { truncate } from '../text/truncate.js';
+import { context, section } from './blocks.js';
+import { lineSections } from './line-sections.js';
+import { stateEmoji, stateWord } from './state.js';
+
+/** Account views: accounts, repositories, permissions, broadcasts and sync. */
+
+/** Items shown in one list, and their text in all (Slack refuses more than ~12,000 characters). */
+const MAX_ITEMS = 50;
+const MAX_LIST_CHARS = 9000;
+const MAX_DESCRIPTION = 100;
+
+type Noun = readonly [one: string, many: string];
+const ACCOUNTS: Noun = ['account', 'accounts'];
+const REPOSITORIES: Noun = ['repository', 'repositories'];
+const ANNOUNCEMENTS: Noun = ['announcement', 'announcements'];
+
+/** A title, the lines that fit, and "showing N of M" (or the count) underneath. */
+function listBlocks(title: string, lines: string[], [one, many]: Noun): Block[] {
+  const fitted = fitList(lines, (line) => line, { maxItems: MAX_ITEMS, maxChars: MAX_LIST_CHARS });
+  const blocks: Block[] = [section(title), ...lineSections(fitted.shown)];
+  blocks.push(context(fitted.note ? `_${fitted.note} ${many}_` : `_${plural(lines.length, one, many)}_`));
+  return blocks;
+}
+
+export interface AccountsInput {
+  accounts: Account[];
+  all: boolean;
+  label: string;
+  webUrl: string;
+}
+
+export function accountsMessage(input: AccountsInput): SlackMessage {
+  const where = escapeMrkdwn(input.label);
+  if (input.accounts.length === 0) {
+    const hint = input.all
+      ? ''
+      : ' Try `/ci accounts --all` to include organizations you are not an admin of.';
+    return { text: `No accounts on ${input.label}.`, blocks: [section(`No accounts on ${where}.${hint}`)] };
+  }
+  const lines = input.accounts.map((account) => {
+    const name =
+      account.name && account.name !== account.login ? ` (${escapeMrkdwn(singleLine(account.name))})` : '';
+    const repos =
+      typeof account.repos_count === 'number'
+        ? ` · ${plural(account.repos_count, 'repository', 'repositories')}`
+        : '';
+    const subscribed = account.subscribed ? ' · subscribed' : '';
+    return `• ${link(profileWebUrl(input.webUrl, account.login), account.login)}${name} · ${escapeMrkdwn(account.type)}${repos}${subscribed}`;
+  });
+  const title = input.all ? `*All your accounts on ${where}*` : `*Accounts you administer on ${where}*`;
+  return {
+    text: `${plural(input.accounts.length, 'account')} on ${input.label}`,
+    blocks: listBlocks(title, lines, ACCOUNTS),
+  };
+}
+
+export interface ReposInput {
+  repos: Repository[];
+  search: RepoSearch;
+  login: string;
+  webUrl: string;
+  now: Date;
+}
+
+function describeSearch(search: RepoSearch, login: string): string {
+  const parts: string[] = [];
+  if (search.owner !== undefined) parts.push(`owned by ${inlineCode(search.owner)}`);
+  if (search.member !== undefined || search.owner === undefined) {
+    parts.push(`with ${inlineCode(search.member ?? login)} as a member`);
+  }
+  if (search.term !== undefined) parts.push(`matching ${inlineCode(search.term)}`);
+  if (search.active) parts.push('with builds enabled');
+  return parts.join(', ');
+}
+
+function repoLine(repo: Repository, webUrl: string, now: Date): string {
+  const last =
+    repo.last_build_number !== undefined
+      ? ` · ${stateEmoji(repo.last_build_state)} #${escapeMrkdwn(repo.last_build_number)} ${escapeMrkdwn(stateWord(repo.last_build_state))}`
+      : '';
+  const when = repo.last_build_finished_at ? ` ${timeAgo(repo.last_build_finished_at, now)}` : '';
+  const inactive = repo.active === false ? ' · _not enabled_' : '';
+  const description = repo.description
+    ? ` — ${escapeMrkdwn(truncate(singleLine(repo.description), MAX_DESCRIPTION))}`
+    : '';
+  return `• ${link(repoWebUrl(webUrl, repo.slug), repo.slug)}${last}${when}${inactive}${description}`;
+}
+
+export function reposMessage(input: ReposInput): SlackMessage {
+  const which = describeSearch(input.search, input.login);
+  if (input.repos.length === 0) {
+    return { text: 'No repositories found.', blocks: [section(`No repositories ${which}.`)] };
+  }
+  const lines = input.repos.map((repo) => repoLine(repo, input.webUrl, input.now));
+  return {
+    text: `${plural(input.repos.length, 'repository', 'repositories')} found`,
+    blocks: listBlocks(`*Repositories ${which}*`, lines, REPOSITORIES),
+  };
+}
+
+const LEVELS: ReadonlyArray<{ level: AccessLevel; title: string }> = [
+  { level: 'admin', title: 'Administer' },
+  { level: 'push', title: 'Push (build and change)' },
+  { level: 'pull', title: 'Read' },
+];
+/** Per level, the names shown: the three levels must share one message. */
+const MAX_LEVEL_CHARS = 2500;
+
+export function permissionsMessage(summary: PermissionsSummary, label: string, webUrl: string): SlackMessage {
+  const blocks: Block[] = [section(`*Your repository permissions on ${escapeMrkdwn(label)}*`)];
+  for (const { level, title } of LEVELS) {
+    const ids = summary.ids[level];
+    if (ids.length === 0) {
+      blocks.push(section(`*${title}*: none`));
+      continue;
+    }
+    const fitted = fitList(
+      ids,
+      (id) => {
+        const slug = summary.slugs.get(id);
+        return slug ? link(repoWebUrl(webUrl, slug), slug) : `repository ${id}`;
+      },
+      { maxItems: MAX_ITEMS, maxChars: MAX_LEVEL_CHARS, separator: ', ' },
+    );
+    const note = fitted.note ? ` _(${fitted.note})_` : '';
+    blocks.push(section(`*${title}* (${formatNumber(ids.length)}): ${fitted.shown.join(', ')}${note}`));
+  }
+  return { text: `Your repository permissions on ${label}`, blocks };
+}
+
+export function broadcastsMessage(broadcasts: Broadcast[], label: string): SlackMessage {
+  if (broadcasts.length === 0) {
+    return {
+      text: `No announcements from ${label}.`,
+      blocks: [section(`No announcements from ${escapeMrkdwn(label)}.`)],
+    };
+  }
+  const lines = broadcasts.map((b) => `• ${escapeMrkdwn(truncate(singleLine(b.message), 500))}`);
+  return {
+    text: `${plural(broadcasts.length, 'announcement')} from ${label}`,
+    blocks: listBlocks(`*Announcements from ${escapeMrkdwn(label)}*`, lines, ANNOUNCEMENTS),
+  };
+}
+
+export function syncStartedMessage(label: string): SlackMessage {
+  const text = `Sync started: ${label} is refreshing your repositories and permissions from GitHub. I will tell you when it has finished.`;
+  return { text, blocks: [section(escapeMrkdwn(text))] };
+}
+
+export function syncFinishedMessage(user: User, label: string, now: Date): SlackMessage {
+  const when = user.synced_at ? ` (${timeAgo(user.synced_at, now)})` : '';
+  const text = `Sync finished${when}: your repositories and permissions on ${label} are up to date.`;
+  return { text, blocks: [section(escapeMrkdwn(text))] };
+}
+
+export function syncStillRunningMessage(label: string): SlackMessage {
+  const text = `The sync on ${label} is still running. Check again later with /ci whoami.`;
+  return { text, blocks: [section(escapeMrkdwn(text))] };
+}
