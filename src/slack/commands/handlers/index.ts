@@ -1,6 +1,7 @@
 import type { CommandHandler, CommandHandlers } from '../context.js';
 import type { CommandName } from '../index.js';
 import { accountHandlers } from './accounts.js';
+import { buildHandlers } from './builds.js';
 
 /**
  * Commands whose handlers are still being built answer that plainly. This list shrinks to nothing
@@ -23,13 +24,6 @@ const PENDING = [
   'disable',
   'branches',
   'requests',
-  'status',
-  'builds',
-  'build',
-  'jobs',
-  'restart',
-  'cancel',
-  'logs',
   'env',
   'settings',
   'caches',
@@ -53,4 +47,5 @@ const pending = Object.fromEntries(PENDING.map((name) => [name, notYetAvailable(
 export const COMMAND_HANDLERS: CommandHandlers = {
   ...pending,
   ...accountHandlers,
+  ...buildHandlers,
 };
