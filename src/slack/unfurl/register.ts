@@ -1,4 +1,4 @@
-import type { App, webApi } from '@slack/bolt';
+import type { App, types, webApi } from '@slack/bolt';
 import type { CiSession } from '../../ci/client.js';
 import type { Deployment } from '../../config.js';
 import { type Actor, openSession } from '../../ops/actor.js';
@@ -27,14 +27,7 @@ const MAX_PREVIEWS = 5;
 const PREVIEW_JOBS = 5;
 const PREVIEW_TEXT = 4_000;
 
-interface LinkSharedEvent {
-  channel: string;
-  user: string;
-  message_ts: string;
-  unfurl_id?: string;
-  source?: string;
-  links: { domain: string; url: string }[];
-}
+type LinkSharedEvent = types.LinkSharedEvent;
 
 export function registerUnfurls(app: App, services: Services): void {
   app.event('link_shared', async ({ event, body, client }) => {
@@ -86,11 +79,7 @@ async function unfurlLinks(
     }),
   );
   if (Object.keys(unfurls).length > 0) {
-    const where =
-      event.source && event.unfurl_id
-        ? { source: event.source as 'composer' | 'conversations_history', unfurl_id: event.unfurl_id }
-        : { channel: event.channel, ts: event.message_ts };
-    await client.chat.unfurl({ ...where, unfurls }).catch((error: unknown) => {
+    await client.chat.unfurl({ ...unfurlTarget(event), unfurls }).catch((error: unknown) => {
       services.logger.warn({ err: error }, 'chat.unfurl failed');
     });
   }
@@ -105,6 +94,16 @@ async function unfurlLinks(
         services.logger.warn({ err: error }, 'could not offer to link an account for a preview');
       });
   }
+}
+
+/** A link typed in the message composer is previewed before the message exists: by its unfurl_id. */
+function unfurlTarget(
+  event: LinkSharedEvent,
+): { source: 'composer' | 'conversations_history'; unfurl_id: string } | { channel: string; ts: string } {
+  if ((event.source === 'composer' || event.source === 'conversations_history') && event.unfurl_id) {
+    return { source: event.source, unfurl_id: event.unfurl_id };
+  }
+  return { channel: event.channel, ts: event.message_ts };
 }
 
 async function preview(

@@ -30,7 +30,7 @@ import { stateEmoji, stateWord } from './state.js';
  * - jobs are ordered failed first (what people open a card for), then the rest in matrix order;
  * - each listed job is one section whose accessory is its Log button, so a job costs one block;
  * - per-job Restart and Cancel are two menus (static_select) in one actions block under the list,
- *   offering the listed jobs that can be restarted (finished) or cancelled (not finished); Cancel
+ *   offering the listed jobs that can be restarted (finished) or canceled (not finished); Cancel
  *   has a confirm dialog. Menus cost one block for any number of jobs and keep the confirm dialog,
  *   which an overflow menu could only put in front of every item, Log included;
  * - jobs are added while both budgets allow, then "showing N of M jobs" links to the web page.

@@ -118,7 +118,7 @@ export function statusMessage(status: RepoStatus, site: Site, now: Date): SlackM
   };
 }
 
-const PAST: Record<ControlVerb, string> = { restart: 'restarted', cancel: 'cancelled' };
+const PAST: Record<ControlVerb, string> = { restart: 'restarted', cancel: 'canceled' };
 
 function targetLink(site: Site, target: ControlTarget): string {
   const slug = target.repo.slug;

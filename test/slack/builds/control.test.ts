@@ -39,7 +39,7 @@ describe('restart and cancel', () => {
     const { responseUrl } = await h.command(`cancel ${build.id} --quiet`);
     const answer = await h.answer(responseUrl);
     assert.equal(answer.response_type, 'ephemeral');
-    assert.equal(answer.text, `Cancelled build <${buildUrl(build.id)}|#${build.number}> of rails/rails.`);
+    assert.equal(answer.text, `Canceled build <${buildUrl(build.id)}|#${build.number}> of rails/rails.`);
     assert.equal(h.ci.state.getBuild(build.id)?.state, 'canceled');
   });
 
@@ -49,7 +49,7 @@ describe('restart and cancel', () => {
     const jobId = build.jobIds[1] ?? 0;
     assert.equal(
       (await h.answer(cancel.responseUrl)).text,
-      `<@U0USER> cancelled job <https://app.travis-ci.com/github/rails/rails/jobs/${jobId}|#${build.number}.2> of rails/rails`,
+      `<@U0USER> canceled job <https://app.travis-ci.com/github/rails/rails/jobs/${jobId}|#${build.number}.2> of rails/rails`,
     );
     assert.equal(h.ci.state.getJob(jobId)?.state, 'canceled');
     const restart = await h.command(`restart rails/rails#${build.number}.2`);
@@ -119,7 +119,7 @@ describe('restart and cancel', () => {
     assert.equal(answer.response_type, 'in_channel');
     assert.equal(
       answer.text,
-      `<@U0USER> cancelled build <${buildUrl(build.id)}|#${build.number}> of rails/rails`,
+      `<@U0USER> canceled build <${buildUrl(build.id)}|#${build.number}> of rails/rails`,
     );
   });
 
@@ -189,7 +189,7 @@ describe('restart and cancel', () => {
     });
     assert.match(
       String((await h.answer(cancel.responseUrl)).text),
-      /cancelled job <[^|]+\|#\d+\.2> of rails\/rails/,
+      /canceled job <[^|]+\|#\d+\.2> of rails\/rails/,
     );
     assert.equal(h.ci.state.getJob(runningJob ?? 0)?.state, 'canceled');
   });

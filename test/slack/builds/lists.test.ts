@@ -110,6 +110,8 @@ describe('/ci status and /ci builds', () => {
       readable(await h.answer(missing.responseUrl)),
       /I could not find octo\/nothing on travis-ci\.com, or your travis-ci\.com account \(rkh\) cannot see it\./,
     );
+    const hiddenStatus = await h.command('status rkh/secret-project', { userId: 'U0VISITOR' });
+    assert.match(readable(await h.answer(hiddenStatus.responseUrl)), /\(visitor\) cannot see it/);
     const hidden = await h.command('builds rkh/secret-project', { userId: 'U0VISITOR' });
     assert.match(
       readable(await h.answer(hidden.responseUrl)),

@@ -126,6 +126,16 @@ describe('/ci logs and /ci jobs', () => {
     assert.match(queue, /2 jobs/);
   });
 
+  it('lists only the jobs the person can see', async () => {
+    const mine = readable(await h.answer((await h.command('jobs --state passed')).responseUrl));
+    assert.match(mine, /rkh\/secret-project #1\.1>/);
+    const theirs = readable(
+      await h.answer((await h.command('jobs --state passed', { userId: 'U0VISITOR' })).responseUrl),
+    );
+    assert.doesNotMatch(theirs, /secret-project/);
+    assert.match(theirs, /rails\/rails #6180\.2>/);
+  });
+
   it('cuts a long job list to fit and notes the service’s limit', async () => {
     h.ci.state.addRepo({ slug: 'octo/wide', id: 7101 });
     h.ci.state.addBuild(7101, {

@@ -54,7 +54,7 @@ describe('the build card', () => {
     const restartMenu = menus.find((m) => m.action_id === 'job.restart:4125095');
     const cancelMenu = menus.find((m) => m.action_id === 'job.cancel:4125095');
     assert.equal(restartMenu?.options?.length, 11, 'finished jobs can be restarted');
-    assert.equal(cancelMenu?.options?.length, 1, 'the running job can be cancelled');
+    assert.equal(cancelMenu?.options?.length, 1, 'the running job can be canceled');
     assert.ok(cancelMenu?.confirm, 'cancel job asks first');
     assert.deepEqual(decodeValue(ACTIONS.cancelJob, cancelMenu?.options?.[0]?.value), {
       d: 'com',

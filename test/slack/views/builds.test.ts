@@ -183,7 +183,7 @@ describe('restart and cancel messages', () => {
     );
     assert.equal(
       controlConfirmation('cancel', { ...target, type: 'job', id: 7, number: '6180.2' }, SITE).text,
-      'Cancelled job <https://app.travis-ci.com/github/rails/rails/jobs/7|#6180.2> of rails/rails.',
+      'Canceled job <https://app.travis-ci.com/github/rails/rails/jobs/7|#6180.2> of rails/rails.',
     );
   });
 });
