@@ -1,6 +1,6 @@
 import type { Commit, Job } from '../../ci/schemas.js';
 import { ACTIONS } from '../ids.js';
-import type { Block, SlackMessage } from '../reply.js';
+import type { Block } from '../reply.js';
 import { escapeMrkdwn, inlineCode, link } from '../text/escape.js';
 import { truncate } from '../text/truncate.js';
 import { actions, button, context, section } from './blocks.js';
@@ -58,8 +58,4 @@ export function jobCardBlocks(input: JobCardInput, options: { interactive?: bool
     );
   }
   return blocks;
-}
-
-export function jobCardMessage(input: JobCardInput): SlackMessage {
-  return { text: jobCardText(input), blocks: jobCardBlocks(input) };
 }
