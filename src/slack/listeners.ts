@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { Services } from '../services.js';
 import { registerAccountActions } from './actions/account.js';
+import { registerBuildActions } from './actions/builds.js';
 import { registerKeyActions } from './actions/keys.js';
 import { registerSlashCommand } from './commands/register.js';
 import { registerHome } from './home/register.js';
@@ -9,6 +10,7 @@ import { registerEncryptSubmission } from './submissions/encrypt.js';
 import { registerLintSubmission } from './submissions/lint.js';
 import { registerLoginSubmission } from './submissions/login.js';
 import { registerSshKeySetSubmission } from './submissions/sshkey-set.js';
+import { registerUnfurls } from './unfurl/register.js';
 
 /** Every Slack surface the app listens on, one register function each. */
 export function registerListeners(app: App, services: Services): void {
@@ -21,4 +23,6 @@ export function registerListeners(app: App, services: Services): void {
   registerLintSubmission(app, services);
   registerLintShortcut(app, services);
   registerHome(app, services);
+  registerBuildActions(app, services);
+  registerUnfurls(app, services);
 }

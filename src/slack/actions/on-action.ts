@@ -42,7 +42,7 @@ export function onAction<A extends ActionSpec>(
       services.metrics.observeAck('action', performance.now() - started);
       services.metrics.countSlackRequest('action', action.id);
       const ctx = actionContext(services, body, respond, client);
-      const value = decodeValue(action, 'value' in element ? element.value : undefined);
+      const value = decodeValue(action, rawValue(element));
       if (!value) {
         await ctx.reply.privately({
           text: 'This button is out of date. Run the command again to get a fresh one.',
@@ -53,6 +53,13 @@ export function onAction<A extends ActionSpec>(
       await guarded(ctx, about, () => handler(ctx, value));
     },
   );
+}
+
+/** A button carries its value; a select menu carries the value of the option that was picked. */
+function rawValue(element: BlockElementAction): string | undefined {
+  if ('value' in element) return element.value;
+  if ('selected_option' in element) return element.selected_option?.value;
+  return undefined;
 }
 
 function actionContext(

@@ -2,21 +2,28 @@ import type { Block } from '../reply.js';
 import { MAX_BLOCKS_PER_MESSAGE, MAX_TOTAL_BLOCK_TEXT } from '../text/limits.js';
 import { context } from './blocks.js';
 
-/** Characters of text a block contributes to Slack's per-message total. */
+/**
+ * Characters of text a block contributes to Slack's per-message total. Slack counts every text
+ * object, not only the visible section text: button labels, select options and placeholders and
+ * confirm dialogs count too, so a card with many buttons is measured as Slack measures it.
+ */
 export function blockTextLength(block: Block): number {
-  switch (block.type) {
-    case 'section':
-      return (block.text?.text.length ?? 0) + (block.fields ?? []).reduce((n, f) => n + f.text.length, 0);
-    case 'header':
-      return block.text.text.length;
-    case 'context':
-      return block.elements.reduce(
-        (n, e) => n + ('text' in e && typeof e.text === 'string' ? e.text.length : 0),
-        0,
-      );
-    default:
-      return 0;
+  return textLength(block);
+}
+
+function textLength(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce<number>((n, item) => n + textLength(item), 0);
+  if (typeof value !== 'object' || value === null) return 0;
+  let total = 0;
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'text' && typeof child === 'string') {
+      const type = (value as { type?: unknown }).type;
+      if (type === 'plain_text' || type === 'mrkdwn') total += child.length;
+    } else {
+      total += textLength(child);
+    }
   }
+  return total;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { CommandHandler, CommandHandlers } from '../context.js';
 import type { CommandName } from '../index.js';
 import { accountViewHandlers } from './account-views.js';
 import { accountHandlers } from './accounts.js';
+import { buildHandlers } from './builds.js';
 import { keyHandlers } from './keys.js';
 import { lintHandlers } from './lint.js';
 import { subscriptionHandlers } from './subscriptions.js';
@@ -22,13 +23,6 @@ const PENDING = [
   'disable',
   'branches',
   'requests',
-  'status',
-  'builds',
-  'build',
-  'jobs',
-  'restart',
-  'cancel',
-  'logs',
   'env',
   'settings',
   'caches',
@@ -48,4 +42,5 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   ...keyHandlers,
   ...lintHandlers,
   ...subscriptionHandlers,
+  ...buildHandlers,
 };

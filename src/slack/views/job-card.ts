@@ -1,0 +1,61 @@
+import type { Commit, Job } from '../../ci/schemas.js';
+import { ACTIONS } from '../ids.js';
+import type { Block } from '../reply.js';
+import { escapeMrkdwn, inlineCode, link } from '../text/escape.js';
+import { truncate } from '../text/truncate.js';
+import { actions, button, context, section } from './blocks.js';
+import { jobLine } from './build-card.js';
+import { buildUrl, commitSubject, commitText, type Site } from './build-format.js';
+import { stateWord } from './state.js';
+
+/** One job: its line from the build card, where it belongs, and its buttons (link previews of job links). */
+
+export interface JobCardInput {
+  site: Site;
+  slug: string;
+  job: Job;
+  commit: Commit | undefined;
+  now: Date;
+}
+
+export function jobCardText(input: JobCardInput): string {
+  const subject = commitSubject(input.commit?.message, 80);
+  return `${input.slug} job #${input.job.number} ${stateWord(input.job.state)}${subject ? `: ${subject}` : ''}`;
+}
+
+export function jobCardBlocks(input: JobCardInput, options: { interactive?: boolean } = {}): Block[] {
+  const { site, slug, job, commit, now } = input;
+  const buildNumber = job.number.split('.')[0] ?? job.number;
+  const where = [
+    `Job of build ${link(buildUrl(site, slug, job.build_id), `#${buildNumber}`)} of ${escapeMrkdwn(slug)}`,
+    commit?.branch ? inlineCode(truncate(commit.branch, 60)) : '',
+    commitText(commit, 100),
+  ].filter((p) => p !== '');
+  const blocks: Block[] = [section(jobLine(site, slug, job, now)), context(where.join(' · '))];
+  if (options.interactive ?? true) {
+    const target = { d: site.deployment, id: job.id };
+    blocks.push(
+      ...actions([
+        button(ACTIONS.showLog, 'Log', target, { suffix: String(job.id) }),
+        button(ACTIONS.restartJob, 'Restart job', target, { suffix: String(job.id) }),
+        button(ACTIONS.cancelJob, 'Cancel job', target, {
+          suffix: String(job.id),
+          style: 'danger',
+          confirm: {
+            title: 'Cancel this job?',
+            text: `Cancel job #${escapeMrkdwn(job.number)} of ${escapeMrkdwn(slug)}? It stops now.`,
+            confirm: 'Cancel job',
+            deny: 'Keep it running',
+          },
+        }),
+        button(
+          ACTIONS.showBuild,
+          'Build details',
+          { d: site.deployment, id: job.build_id },
+          { suffix: String(job.build_id) },
+        ),
+      ]),
+    );
+  }
+  return blocks;
+}

@@ -1,0 +1,19 @@
+import { ACTIONS } from '../ids.js';
+import type { SlackMessage } from '../reply.js';
+import { escapeMrkdwn } from '../text/escape.js';
+import { actions, button, section } from './blocks.js';
+import type { Site } from './build-format.js';
+
+/** Shown only to someone who shared a CI link without a linked account: previews use their own. */
+export function unfurlLinkOffer(site: Site): SlackMessage {
+  const label = escapeMrkdwn(site.label);
+  return {
+    text: `Link your ${site.label} account to get previews of the CI links you share.`,
+    blocks: [
+      section(
+        `:link: I can preview the ${label} link you shared once you link your ${label} account. Previews are fetched with your own account, so they show only what you can see.`,
+      ),
+      ...actions([button(ACTIONS.linkAccount, 'Link account', { d: site.deployment }, { style: 'primary' })]),
+    ],
+  };
+}
