@@ -44,7 +44,9 @@ describe('outbox drain and close', () => {
     const { outbox, slack, run } = world;
     const posts = ['a', 'b', 'c', 'd', 'e'].map((text) => outbox.post({ teamId: TEAM, channel: 'C1', text }));
     const settled = Promise.allSettled(posts);
-    await run(posts[3] ?? Promise.resolve());
+    const fourth = posts[3];
+    assert.ok(fourth);
+    await run(fourth);
     outbox.close();
     const results = await settled;
     assert.deepEqual(

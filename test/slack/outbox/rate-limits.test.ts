@@ -106,6 +106,8 @@ describe('outbox budgets and priorities', () => {
         edits.push(outbox.update({ teamId: TEAM, ...message, text: `job ${i}: tail ${round}`, final }));
       }
     };
+    const last = messages[199];
+    assert.ok(last);
     const measured = { postMs: 0, finalEditMs: 0, oldestLowMs: 0 };
     const load = (async () => {
       for (let round = 1; round <= 10; round += 1) {
@@ -119,7 +121,7 @@ describe('outbox budgets and priorities', () => {
         outbox.post({ teamId: TEAM, channel: 'C999', text: 'build #7 failed' }).then(() => {
           measured.postMs = clock.now() - start;
         }),
-        outbox.update({ teamId: TEAM, ...messages[199], text: 'job 199: done', final: true }).then(() => {
+        outbox.update({ teamId: TEAM, ...last, text: 'job 199: done', final: true }).then(() => {
           measured.finalEditMs = clock.now() - start;
         }),
       ];
