@@ -102,8 +102,11 @@ export class Delivery {
 
   private admit(job: Job, now: number): boolean {
     if (job.kind !== 'post') return true;
-    if (job.lane.bucket.readyAt(now) > now) {
-      this.pace(job);
+    const readyAt = job.lane.bucket.readyAt(now);
+    if (readyAt > now) {
+      // Decided on the pump's `now`, so the job cannot come back within the same pump.
+      job.state = 'held';
+      this.scheduler.at(readyAt, () => this.pace(job));
       return false;
     }
     job.lane.bucket.take(now);

@@ -79,6 +79,7 @@ describe('outbox and 429', () => {
     assert.ok(clock.now() - start < 100, 'the post did not wait for chat.update');
     await run(edit);
     assert.ok(clock.now() - start >= 30_000);
+    assert.equal(slack.rateLimitedCount('chat.update'), 1, 'one 429, then it waited the whole Retry-After');
     assert.equal(textHistory(slack, first.channel, first.ts).at(-1), 'build running');
   });
 });
