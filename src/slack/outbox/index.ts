@@ -21,7 +21,7 @@ import type {
 import { Workspace } from './workspace.js';
 
 export { DEFAULT_BUDGETS, FALLBACK_BUDGET } from './budgets.js';
-export { SlackOutboxError, type SlackOutboxErrorData } from './errors.js';
+export { type LocalErrorCode, SlackOutboxError, type SlackOutboxErrorData } from './errors.js';
 export type * from './types.js';
 
 const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;

@@ -19,10 +19,7 @@ export class MethodQueue {
   private readonly entries = new MinHeap<Entry>(entryFirst);
   private pausedUntil = 0;
 
-  constructor(
-    readonly method: string,
-    private readonly bucket: TokenBucket | undefined,
-  ) {}
+  constructor(private readonly bucket: TokenBucket | undefined) {}
 
   push(job: Job): void {
     job.ticket += 1;

@@ -45,10 +45,6 @@ export class MinHeap<T> {
     this.items.length = 0;
   }
 
-  values(): readonly T[] {
-    return this.items;
-  }
-
   private isBefore(i: number, j: number): boolean {
     const a = this.items[i];
     const b = this.items[j];

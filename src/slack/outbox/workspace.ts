@@ -49,7 +49,7 @@ export class Workspace {
     let queue = this.queues.get(method);
     if (queue === undefined) {
       const budget = budgetFor(method, this.limits.budgets);
-      queue = new MethodQueue(method, budget === undefined ? undefined : bucketForBudget(budget, now));
+      queue = new MethodQueue(budget === undefined ? undefined : bucketForBudget(budget, now));
       this.queues.set(method, queue);
     }
     return queue;
