@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Config, loadConfig } from '../../src/config.js';
+import type { DestinationStream } from 'pino';
+import { type Config, type LogLevel, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { createServices, type Services } from '../../src/services.js';
 import { type RunningSlackApp, startSlackApp } from '../../src/slack/app.js';
@@ -41,6 +42,8 @@ export interface HarnessOptions {
   memory?: boolean;
   /** Fast CI timeouts and retries, unless a test wants the real defaults. */
   ciRequestTimeoutMs?: number;
+  /** Send the app's log lines (at `level`) here instead of dropping them, to check what gets logged. */
+  logs?: { level: LogLevel; destination: DestinationStream };
 }
 
 export interface Harness {
@@ -50,6 +53,8 @@ export interface Harness {
   services: Services;
   config: Config;
   kv: Kv;
+  /** The Redis key prefix of this harness (every key the app writes starts with it). */
+  namespace: string;
   app: RunningSlackApp;
   eventsUrl: string;
   baseUrl: string;
@@ -84,7 +89,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     : undefined;
   const slack = await startFakeSlack();
   const namespace = `test:ci-slack:app:${randomUUID()}:`;
-  const logger = createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
+  const logger = options.logs
+    ? createLogger(options.logs.level, options.logs.destination)
+    : createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
 
   const config = loadConfig({
     SLACK_BOT_TOKEN: FAKE_IDENTITY.botToken,
@@ -126,6 +133,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     services,
     config,
     kv,
+    namespace,
     app,
     eventsUrl,
     baseUrl,

@@ -1,6 +1,8 @@
 import type { CommandHandler, CommandHandlers } from '../context.js';
 import type { CommandName } from '../index.js';
 import { accountHandlers } from './accounts.js';
+import { repoSettingsHandlers } from './repo-settings.js';
+import { repoHandlers } from './repos.js';
 
 /**
  * Commands whose handlers are still being built answer that plainly. This list shrinks to nothing
@@ -18,11 +20,6 @@ const PENDING = [
   'permissions',
   'broadcasts',
   'sync',
-  'repo',
-  'enable',
-  'disable',
-  'branches',
-  'requests',
   'status',
   'builds',
   'build',
@@ -30,14 +27,10 @@ const PENDING = [
   'restart',
   'cancel',
   'logs',
-  'env',
-  'settings',
-  'caches',
   'pubkey',
   'encrypt',
   'sshkey',
   'lint',
-  'use',
   'subscribe',
   'unsubscribe',
   'subscriptions',
@@ -53,4 +46,6 @@ const pending = Object.fromEntries(PENDING.map((name) => [name, notYetAvailable(
 export const COMMAND_HANDLERS: CommandHandlers = {
   ...pending,
   ...accountHandlers,
+  ...repoHandlers,
+  ...repoSettingsHandlers,
 };
