@@ -322,6 +322,12 @@ describe('/ci env', () => {
       assert.equal(deleted?.path, '/repos/settings/env_vars/b2ed30b9-622d-4bd7-928b-ba5aad7ba6a1');
       assert.equal(deleted?.headers.authorization, 'token token-rkh');
       assert.ok(!h.ci.state.envVarsOf(891).some((v) => v.name === 'encrypted_randomhex_iv'));
+
+      const again = await h.click({ actionId: String(remove.action_id), value: String(remove.value) });
+      assert.match(
+        String((await h.answer(again.responseUrl)).text),
+        /could not find encrypted_randomhex_iv on rails\/rails on travis-ci\.com/,
+      );
     });
 
     it('with --quiet, the click answers privately', async () => {

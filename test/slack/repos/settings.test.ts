@@ -149,6 +149,41 @@ describe('/ci settings', () => {
     await viewUpdate(h, opened.id, /view\.settings/);
   });
 
+  it('the Settings button asks an unlinked clicker to link, and opens nothing', async () => {
+    const { responseUrl } = await h.command('repo rails/rails');
+    const settings = buttonOf(await h.answer(responseUrl), 'settings.open');
+    const opens = h.slack.callsTo('views.open').length;
+    const click = await h.click({
+      userId: 'U0NOBODY',
+      actionId: String(settings.action_id),
+      value: String(settings.value),
+    });
+    buttonOf(await h.answer(click.responseUrl), 'account.link');
+    assert.equal(h.slack.callsTo('views.open').length, opens);
+  });
+
+  it('the Settings button acts as the clicker: someone without access sees why in the modal', async () => {
+    const { responseUrl } = await h.command('repo rails/rails');
+    const settings = buttonOf(await h.answer(responseUrl), 'settings.open');
+    const since = h.slack.calls.length;
+    await h.click({
+      userId: 'U0VISITOR',
+      actionId: String(settings.action_id),
+      value: String(settings.value),
+    });
+    const opened = await openedView(h, since);
+    await viewUpdate(h, opened.id, /\(visitor\) is not allowed to edit the settings of rails\/rails/);
+  });
+
+  it('answers tampered button values without acting', async () => {
+    for (const actionId of ['settings.open', 'caches.delete', 'env.delete']) {
+      const before = ciRequestCount(h);
+      const click = await h.click({ actionId, value: '{"d":"nowhere"}' });
+      assert.match(String((await h.answer(click.responseUrl)).text), /out of date/, actionId);
+      assert.equal(ciRequestCount(h), before);
+    }
+  });
+
   it('shows in the modal that someone without access cannot edit the settings', async () => {
     const opened = await openEditor('settings rails/rails', 'U0VISITOR');
     const view = await viewUpdate(h, opened.id, /not allowed/);
