@@ -39,9 +39,17 @@ export const ACTIONS = {
   cancelJob: { id: 'job.cancel', value: target },
   showLog: { id: 'job.log', value: target },
   followLog: { id: 'job.follow', value: target },
+  /** `repo` names the repository in the announcement; `q` (quiet) keeps it private. */
   deleteEnvVar: {
     id: 'env.delete',
-    value: z.object({ d: deployment, repoId: id, envId: z.string().max(64), name: z.string().max(255) }),
+    value: z.object({
+      d: deployment,
+      repoId: id,
+      envId: z.string().max(64),
+      name: z.string().max(255),
+      repo,
+      q: z.boolean().optional(),
+    }),
   },
   deleteCaches: {
     id: 'caches.delete',
@@ -50,6 +58,7 @@ export const ACTIONS = {
       repo,
       branch: z.string().max(255).optional(),
       match: z.string().max(255).optional(),
+      q: z.boolean().optional(),
     }),
   },
   deleteSshKey: {

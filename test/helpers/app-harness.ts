@@ -41,7 +41,7 @@ export interface HarnessOptions {
   memory?: boolean;
   /** Fast CI timeouts and retries, unless a test wants the real defaults. */
   ciRequestTimeoutMs?: number;
-  /** Log at debug level into `logs` (to check that no secret is ever logged). */
+  /** Log everything (trace level) into `h.logs`, to check that no secret is ever logged. */
   captureLogs?: boolean;
 }
 
@@ -52,13 +52,13 @@ export interface Harness {
   services: Services;
   config: Config;
   kv: Kv;
+  /** The Redis key prefix of this harness (every key the app writes starts with it). */
+  namespace: string;
   app: RunningSlackApp;
   eventsUrl: string;
   baseUrl: string;
   /** Every log line (JSON) when started with `captureLogs`; empty otherwise. */
   logs: string[];
-  /** The Redis key prefix of this harness (every key the app wrote starts with it). */
-  namespace: string;
   /** Links a Slack user to a seeded CI user directly through the store (default: U0USER → rkh). */
   link(options?: {
     userId?: string;
@@ -92,7 +92,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const namespace = `test:ci-slack:app:${randomUUID()}:`;
   const logs: string[] = [];
   const logger = options.captureLogs
-    ? createLogger('debug', { write: (line: string) => void logs.push(line) })
+    ? createLogger('trace', { write: (line: string) => void logs.push(line) })
     : createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
 
   const config = loadConfig({
@@ -135,11 +135,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     services,
     config,
     kv,
+    namespace,
     app,
     eventsUrl,
     baseUrl,
     logs,
-    namespace,
     async link(o = {}) {
       const login = o.login ?? 'rkh';
       const fake = o.deployment === 'org' && orgCi ? orgCi : ci;

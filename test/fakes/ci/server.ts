@@ -3,6 +3,7 @@
  * User-Agent, then hands the request to V3 (version header = 3) or to the V2.1 routes, which check
  * Accept and the token before the handler runs.
  */
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -129,6 +130,8 @@ async function readIncoming(req: IncomingMessage): Promise<Incoming> {
 
 export async function startApiServer(deps: ApiServerDeps): Promise<ApiServer> {
   const closing = new AbortController();
+  // Every delayed request listens on this one signal; more than 10 at once is expected, not a leak.
+  setMaxListeners(0, closing.signal);
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const request = await readIncoming(req);

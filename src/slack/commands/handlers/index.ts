@@ -5,6 +5,8 @@ import { accountHandlers } from './accounts.js';
 import { buildHandlers } from './builds.js';
 import { keyHandlers } from './keys.js';
 import { lintHandlers } from './lint.js';
+import { repoSettingsHandlers } from './repo-settings.js';
+import { repoHandlers } from './repos.js';
 import { subscriptionHandlers } from './subscriptions.js';
 
 /**
@@ -17,18 +19,7 @@ function notYetAvailable(name: CommandName): CommandHandler<CommandName> {
   };
 }
 
-const PENDING = [
-  'repo',
-  'enable',
-  'disable',
-  'branches',
-  'requests',
-  'env',
-  'settings',
-  'caches',
-  'use',
-  'migrate',
-] as const satisfies readonly CommandName[];
+const PENDING = ['migrate'] as const satisfies readonly CommandName[];
 
 const pending = Object.fromEntries(PENDING.map((name) => [name, notYetAvailable(name)])) as Pick<
   CommandHandlers,
@@ -43,4 +34,6 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   ...lintHandlers,
   ...subscriptionHandlers,
   ...buildHandlers,
+  ...repoHandlers,
+  ...repoSettingsHandlers,
 };

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { assertNothingRejected, buttonOf, type Message, openedView, viewUpdate } from './support.js';
+
+/**
+ * Every repository command, button and modal while the CI service fails (503) or is slower than the
+ * client's timeout: Slack's request is still acknowledged at once, and the user reads a clear sentence.
+ */
+
+interface Outcome {
+  name: string;
+  ackMs: number;
+  text: string;
+}
+
+type Scenario = () => Promise<Outcome>;
+
+const ANSWER_WAIT_MS = 10_000;
+
+describe('repository commands when the CI service is down or slow', () => {
+  let h: Harness;
+  let envButton: Message;
+  let cacheButton: Message;
+  let settingsButton: Message;
+  let envModal: { id: string; view: Message };
+  let settingsEditor: { id: string; view: Message };
+
+  before(async () => {
+    h = await startHarness();
+    await h.link();
+    const env = await h.command('env rails/rails');
+    envButton = buttonOf(await h.answer(env.responseUrl), 'env.delete') as Message;
+    const caches = await h.command('caches rails/rails delete');
+    cacheButton = buttonOf(await h.answer(caches.responseUrl), 'caches.delete') as Message;
+    const repo = await h.command('repo rails/rails');
+    settingsButton = buttonOf(await h.answer(repo.responseUrl), 'settings.open') as Message;
+    let since = h.slack.calls.length;
+    await h.command('env rails/rails set TROUBLE_VAR');
+    envModal = await openedView(h, since);
+    since = h.slack.calls.length;
+    await h.command('settings rails/rails');
+    const opened = await openedView(h, since);
+    settingsEditor = { id: opened.id, view: await viewUpdate(h, opened.id, /view\.settings/) };
+  });
+  after(() => h.close());
+
+  const command =
+    (text: string): Scenario =>
+    async () => {
+      const { ack, responseUrl } = await h.command(text);
+      return { name: text, ackMs: ack.ms, text: visibleText(await h.answer(responseUrl, ANSWER_WAIT_MS)) };
+    };
+
+  const click =
+    (name: string, button: () => Message): Scenario =>
+    async () => {
+      const { ack, responseUrl } = await h.click({
+        actionId: String(button().action_id),
+        value: String(button().value),
+      });
+      return { name, ackMs: ack.ms, text: visibleText(await h.answer(responseUrl, ANSWER_WAIT_MS)) };
+    };
+
+  /** A command or click that opens "Loading…" with its trigger and then fills the modal. */
+  const loadingModal =
+    (name: string, send: () => Promise<{ ms: number; triggerId: string }>): Scenario =>
+    async () => {
+      const { ms, triggerId } = await send();
+      const open = await h.slack.waitForCall(
+        'views.open',
+        (c) => c.args.trigger_id === triggerId,
+        ANSWER_WAIT_MS,
+      );
+      const id = String((open.response.view as Message).id);
+      const view = await viewUpdate(h, id, /:warning:/, ANSWER_WAIT_MS);
+      return { name, ackMs: ms, text: JSON.stringify(view) };
+    };
+
+  const submission =
+    (name: string, id: () => string, callbackId: string, view: () => Message, values: object): Scenario =>
+    async () => {
+      const since = h.slack.calls.length;
+      const ack = await h.submit({
+        view: {
+          id: id(),
+          callbackId,
+          privateMetadata: String(view().private_metadata),
+          values: values as Record<string, Record<string, object>>,
+        },
+      });
+      const updated = await viewUpdate(h, id(), /:warning:/, ANSWER_WAIT_MS, since);
+      return { name, ackMs: ack.ms, text: JSON.stringify(updated) };
+    };
+
+  const scenarios = (): Scenario[] => [
+    command('repo rails/rails'),
+    command('enable rails/rails'),
+    command('disable rails/rails'),
+    command('branches rails/rails'),
+    command('requests rails/rails'),
+    command('env rails/rails'),
+    command('env rails/rails unset encrypted_randomhex_key'),
+    command('caches rails/rails'),
+    command('caches rails/rails delete'),
+    command('use rails/rails'),
+    click('Unset button', () => envButton),
+    click('Delete caches button', () => cacheButton),
+    loadingModal('settings command', async () => {
+      const { ack, triggerId } = await h.command('settings rails/rails');
+      return { ms: ack.ms, triggerId };
+    }),
+    loadingModal('Settings button', async () => {
+      const triggerId = h.slack.issueTriggerId();
+      const { ack } = await h.click({
+        triggerId,
+        actionId: String(settingsButton.action_id),
+        value: String(settingsButton.value),
+      });
+      return { ms: ack.ms, triggerId };
+    }),
+    submission(
+      'env set submit',
+      () => envModal.id,
+      'view.env_set',
+      () => envModal.view,
+      {
+        env_value: { value: { type: 'plain_text_input', value: 'a value' } },
+      },
+    ),
+    submission(
+      'settings submit',
+      () => settingsEditor.id,
+      'view.settings',
+      () => settingsEditor.view,
+      {
+        'settings.value.maximum_number_of_builds': { value: { type: 'number_input', value: '7' } },
+      },
+    ),
+  ];
+
+  /** One after another: a burst of failures at once would measure the machine, not the ack. */
+  async function runEach(): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    for (const run of scenarios()) outcomes.push(await run());
+    return outcomes;
+  }
+
+  /** All at once: each waits out the timeouts, and the acks come while the CI service is quiet. */
+  async function runAll(): Promise<Outcome[]> {
+    return Promise.all(scenarios().map((run) => run()));
+  }
+
+  it('503: every answer says the service is having trouble', async () => {
+    h.ci.fault({ path: /.*/ }, { status: 503 });
+    try {
+      for (const outcome of await runEach()) {
+        assert.ok(outcome.ackMs < 1000, `${outcome.name}: ack took ${outcome.ackMs} ms`);
+        assert.match(outcome.text, /travis-ci\.com is having trouble \(it answered 503\)/, outcome.name);
+      }
+    } finally {
+      h.ci.clearFaults();
+    }
+    assertNothingRejected(h);
+  });
+
+  it('slower than the timeout: acks at once, then says it did not answer in time', async () => {
+    h.ci.fault({ path: /.*/ }, { delayMs: 2_000 });
+    try {
+      for (const outcome of await runAll()) {
+        assert.ok(outcome.ackMs < 1000, `${outcome.name}: ack took ${outcome.ackMs} ms`);
+        assert.match(outcome.text, /travis-ci\.com did not answer in time/, outcome.name);
+      }
+    } finally {
+      h.ci.clearFaults();
+    }
+    assertNothingRejected(h);
+  });
+});

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { types } from '@slack/bolt';
+import fc from 'fast-check';
+import { changedSettings, type SettingValue } from '../../../src/ops/settings.js';
+import {
+  readSettingsForm,
+  type SettingsMetadata,
+  settingsAnnouncement,
+  settingsEditorModal,
+} from '../../../src/slack/views/settings.js';
+import { viewProblems } from './fixtures.js';
+
+type Values = Parameters<typeof readSettingsForm>[0];
+
+const DEFAULTS = {
+  builds_only_with_travis_yml: false,
+  build_pushes: true,
+  build_pull_requests: true,
+  maximum_number_of_builds: 0,
+  auto_cancel_pushes: false,
+  auto_cancel_pull_requests: false,
+};
+
+function editor(settings: Record<string, SettingValue | null>) {
+  return settingsEditorModal({
+    deployment: 'com',
+    repoId: 891,
+    repoSlug: 'rails/rails',
+    webUrl: 'https://app.travis-ci.com',
+    settings,
+    quiet: false,
+    channelId: 'C1',
+  });
+}
+
+/** What Slack submits when the user changes nothing. */
+function untouched(view: ReturnType<typeof editor>): Values {
+  const values: Values = {};
+  for (const block of view.blocks) {
+    if (block.type !== 'input' || !block.block_id) continue;
+    const { element } = block as types.InputBlock;
+    if (element.type === 'checkboxes') {
+      const selected = (element.initial_options ?? []).map((o) => ({ value: String(o.value) }));
+      values[block.block_id] = { value: { selected_options: selected } };
+    } else if (element.type === 'number_input' || element.type === 'plain_text_input') {
+      values[block.block_id] = { value: { value: element.initial_value ?? '' } };
+    }
+  }
+  return values;
+}
+
+function metadataOf(view: ReturnType<typeof editor>): SettingsMetadata {
+  return JSON.parse(view.private_metadata ?? '') as SettingsMetadata;
+}
+
+describe('settings editor', () => {
+  it('shows the service’s keys with friendly labels and keeps what it showed in the metadata', () => {
+    const view = editor(DEFAULTS);
+    assert.deepEqual(viewProblems(view), []);
+    const text = JSON.stringify(view);
+    assert.match(text, /Auto cancel branch builds/);
+    assert.match(text, /Limit concurrent jobs/);
+    assert.deepEqual(metadataOf(view), {
+      d: 'com',
+      id: 891,
+      r: 'rails/rails',
+      q: false,
+      c: 'C1',
+      o: DEFAULTS,
+    });
+  });
+
+  it('reads back an untouched form as no change', () => {
+    const view = editor(DEFAULTS);
+    const form = readSettingsForm(untouched(view), metadataOf(view).o);
+    assert.ok(form.ok);
+    assert.deepEqual(changedSettings(DEFAULTS, form.values), []);
+  });
+
+  it('refuses numbers that are not whole or below zero', () => {
+    const view = editor(DEFAULTS);
+    const shown = metadataOf(view).o;
+    for (const bad of ['1.5', 'abc', '', '-1']) {
+      const values = untouched(view);
+      values['settings.value.maximum_number_of_builds'] = { value: { value: bad } };
+      const form = readSettingsForm(values, shown);
+      assert.equal(form.ok, false, bad);
+    }
+  });
+
+  it('any settings a service sends: the editor stays valid, fits, and reads back unchanged', () => {
+    const key = fc.stringMatching(/^[a-z_<>!@ ]{1,40}$/);
+    const value = fc.oneof(
+      fc.boolean(),
+      fc.nat({ max: 1_000_000 }),
+      fc.string({ maxLength: 60 }),
+      fc.constant(null),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 200 }), (settings) => {
+        const view = editor({ ...DEFAULTS, ...settings });
+        assert.deepEqual(viewProblems(view), []);
+        if (view.callback_id !== 'view.settings') return;
+        const shown = metadataOf(view).o;
+        const form = readSettingsForm(untouched(view), shown);
+        assert.ok(form.ok, JSON.stringify(form));
+        assert.deepEqual(changedSettings(shown, form.values), []);
+        const blocks = JSON.stringify(view.blocks);
+        assert.doesNotMatch(blocks.replace(/"(value|initial_value)":"[^"]*"/g, ''), /<!|<@/);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('announces the changes in words', () => {
+    const text = settingsAnnouncement(
+      '<@U1>',
+      'rails/rails',
+      [
+        { key: 'build_pushes', from: true, to: false },
+        { key: 'maximum_number_of_builds', from: 0, to: 4 },
+      ],
+      { webUrl: 'https://app.travis-ci.com' },
+    ).text;
+    assert.equal(
+      text,
+      '<@U1> changed the settings of <https://app.travis-ci.com/github/rails/rails|rails/rails>: *Build pushed branches* on → off, *Limit concurrent jobs* 0 → 4',
+    );
+  });
+});
