@@ -23,6 +23,8 @@ export interface Config {
     /** Socket Mode when an app-level token is given, HTTP otherwise. */
     mode: 'socket' | 'http';
     apiUrl: string;
+    /** Per-method call budgets per workspace per minute, over Slack's tier defaults. */
+    budgets: Record<string, number>;
   };
   port: number;
   redisUrl: string | undefined;
@@ -183,6 +185,25 @@ const envSchema = z.object({
   NOTIFY_POLL_INTERVAL_MS: positiveInt('NOTIFY_POLL_INTERVAL_MS', 15_000),
   MAX_FOLLOWED_JOBS: positiveInt('MAX_FOLLOWED_JOBS', 2_000),
   LEASE_TTL_MS: positiveInt('LEASE_TTL_MS', 30_000),
+  SLACK_RATE_BUDGETS: optionalText.pipe(
+    z
+      .string()
+      .transform((v) => v.split(',').map((pair) => pair.trim().split('=')))
+      .refine(
+        (pairs) =>
+          pairs.every(
+            ([method, n]) =>
+              /^[a-z]+\.[A-Za-z.]+$/.test(method ?? '') && /^\d+$/.test(n ?? '') && Number(n) > 0,
+          ),
+        {
+          message:
+            'SLACK_RATE_BUDGETS must look like chat.update=600,chat.postMessage=120 (calls per minute)',
+        },
+      )
+      .transform((pairs) => Object.fromEntries(pairs.map(([method, n]) => [method, Number(n)])))
+      .optional()
+      .transform((v) => v ?? {}),
+  ),
 });
 
 /** `api.X` becomes `app.X`; `https://host/api` becomes `https://host`. */
@@ -273,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       appToken: e.SLACK_APP_TOKEN,
       mode,
       apiUrl: e.SLACK_API_URL ?? 'https://slack.com/api/',
+      budgets: e.SLACK_RATE_BUDGETS,
     },
     port: e.PORT,
     redisUrl: e.REDIS_URL,

@@ -33,6 +33,10 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await running.stop();
+      // Final notification edits still queued are worth a few seconds.
+      await services.outbox.drain(5_000);
+      services.outbox.close();
+      await services.realtime.close();
       await services.ci.close();
       await kv.close();
     } finally {

@@ -1,8 +1,12 @@
+import { webApi } from '@slack/bolt';
 import { CiClient } from './ci/client.js';
 import type { Config, Deployment } from './config.js';
 import type { Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { deploymentLabel } from './ops/describe-error.js';
+import { RealtimeHub } from './realtime/hub.js';
+import { SlackOutbox } from './slack/outbox/index.js';
+import { BuildMessages } from './store/build-messages.js';
 import { ChannelDefaults } from './store/channel-defaults.js';
 import type { Kv } from './store/kv.js';
 import { LinkedAccounts } from './store/linked-accounts.js';
@@ -24,6 +28,11 @@ export interface Services {
   channelDefaults: ChannelDefaults;
   subscriptions: Subscriptions;
   notifyPrefs: NotifyPrefs;
+  buildMessages: BuildMessages;
+  /** Everything the app posts on its own (notifications, live logs) goes through here. */
+  outbox: SlackOutbox;
+  /** One realtime connection per CI deployment. */
+  realtime: RealtimeHub;
   metrics: Metrics;
   clock: () => Date;
   /** "travis-ci.com", "travis-ci.org" or the enterprise host. */
@@ -39,6 +48,8 @@ export interface ServiceDeps {
   clock?: () => Date;
   /** Tests shorten CI retries; production uses the client's defaults. */
   ciOverrides?: Partial<ConstructorParameters<typeof CiClient>[0]>;
+  /** Tests shorten realtime reconnect delays. */
+  realtimeTiming?: ConstructorParameters<typeof RealtimeHub>[0]['timing'];
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -56,6 +67,17 @@ export function createServices(deps: ServiceDeps): Services {
     onAttempt: (info) => metrics.observeCiAttempt(info),
     ...deps.ciOverrides,
   });
+  // The outbox decides about retries and rate limits itself, so its client has none of its own.
+  const outboxClient = new webApi.WebClient(config.slack.botToken, {
+    slackApiUrl: config.slack.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  });
+  const outbox = new SlackOutbox({
+    clientFor: () => outboxClient,
+    logger: logger.child({ component: 'outbox' }),
+    budgets: config.slack.budgets,
+  });
   return {
     config,
     logger,
@@ -66,6 +88,13 @@ export function createServices(deps: ServiceDeps): Services {
     channelDefaults: new ChannelDefaults(kv),
     subscriptions: new Subscriptions(kv, clock),
     notifyPrefs: new NotifyPrefs(kv, clock),
+    buildMessages: new BuildMessages(kv, clock),
+    outbox,
+    realtime: new RealtimeHub({
+      ci,
+      logger,
+      ...(deps.realtimeTiming ? { timing: deps.realtimeTiming } : {}),
+    }),
     metrics,
     clock,
     label(deployment) {

@@ -108,6 +108,16 @@ describe('loadConfig', () => {
     assert.equal(config.ci.deployments.com?.webUrl, 'https://travis.example');
   });
 
+  it('reads Slack rate budgets per method', () => {
+    assert.deepEqual(loadConfig(minimal).slack.budgets, {});
+    const config = loadConfig({ ...minimal, SLACK_RATE_BUDGETS: 'chat.update=600, chat.postMessage=120' });
+    assert.deepEqual(config.slack.budgets, { 'chat.update': 600, 'chat.postMessage': 120 });
+    assert.match(
+      problemsOf({ ...minimal, SLACK_RATE_BUDGETS: 'chat.update=lots' }).join(),
+      /SLACK_RATE_BUDGETS/,
+    );
+  });
+
   it('rejects zero or malformed numbers in plain words', () => {
     const text = problemsOf({ ...minimal, CI_REQUEST_TIMEOUT_MS: '0', LOG_UPDATE_INTERVAL_MS: '1.5' }).join(
       '\n',

@@ -187,6 +187,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       await app.stop();
+      services.outbox.close();
+      await services.realtime.close();
       await services.ci.close();
       await kv.close();
       await Promise.all([ci.close(), orgCi?.close(), slack.close()]);
