@@ -1,0 +1,171 @@
+/**
+ * Issue 3 benchmark: acknowledgement latency of signed slash commands at 50, 200 and 500 per
+ * second (20 s each) against this app and, in the same run, against a bare Bolt app that only
+ * acknowledges; then the `/ci builds` round trip (command in → message out at the fake Slack)
+ * compared with the fake CI service's own answer time for the same requests.
+ *
+ *   npx tsx bench/ack.ts [--seconds 20] [--rates 50,200,500] [--roundtrips 200]
+ *
+ * Writes bench/ack.md (method, machine, numbers); `npm run bench` assembles BENCHMARKS.md.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { request } from 'undici';
+import { startFakeCi } from '../test/fakes/ci/index.js';
+import { FAKE_IDENTITY, startFakeSlack } from '../test/fakes/slack/index.js';
+import { postToApp, slashCommandBody } from '../test/helpers/slack-requests.js';
+import { deleteUnder } from '../test/store/harness.js';
+import { startChild, stopChild } from './lib/child.js';
+import { machine, percentile, round } from './lib/stats.js';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '20' },
+    rates: { type: 'string', default: '50,200,500' },
+    roundtrips: { type: 'string', default: '200' },
+  },
+});
+const seconds = Number(values.seconds);
+const rates = String(values.rates).split(',').map(Number);
+const roundtrips = Number(values.roundtrips);
+const SECRET = 'bench-signing-secret';
+const USER = 'U0BENCH';
+const COMMAND = 'builds rails/rails';
+
+const ci = await startFakeCi();
+const slack = await startFakeSlack();
+const prefix = `bench:ack:${randomUUID()}:`;
+const env = {
+  SLACK_BOT_TOKEN: FAKE_IDENTITY.botToken,
+  SLACK_SIGNING_SECRET: SECRET,
+  SLACK_API_URL: slack.apiUrl,
+  SLACK_APP_TOKEN: '',
+  PORT: '0',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
+  CI_COM_API_URL: ci.url,
+  CI_ORG_API_URL: '',
+  LOG_LEVEL: 'error',
+  BENCH_PREFIX: prefix,
+  BENCH_USER: USER,
+};
+const ours = await startChild<{ port: number }>(new URL('./lib/app-process.ts', import.meta.url), env);
+const bare = await startChild<{ port: number }>(new URL('./lib/bare-process.ts', import.meta.url), env);
+const urlOf = (port: number) => `http://127.0.0.1:${port}/slack/events`;
+
+interface LoadResult {
+  latencies: number[];
+  failures: number;
+  wallMs: number;
+}
+
+function load(url: string, rate: number): Promise<LoadResult> {
+  const bodies = Array.from({ length: rate * seconds }, () =>
+    slashCommandBody({ text: COMMAND, userId: USER, responseUrl: slack.responseUrl() }),
+  );
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./lib/load-worker.mjs', import.meta.url), {
+      workerData: { url, secret: SECRET, rate, seconds, bodies },
+    });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+const summary = (r: LoadResult) => ({
+  p50: round(percentile(r.latencies, 50)),
+  p99: round(percentile(r.latencies, 99)),
+  max: round(Math.max(...r.latencies)),
+  failures: r.failures,
+  sent: r.latencies.length + r.failures,
+});
+
+// Warm-up (JIT, connection pools, Redis) so the first measured requests are not the first ever.
+for (const port of [bare.ready.port, ours.ready.port]) {
+  for (let i = 0; i < 100; i++) {
+    await postToApp(
+      urlOf(port),
+      slashCommandBody({ text: COMMAND, userId: USER, responseUrl: slack.responseUrl() }),
+      {
+        signingSecret: SECRET,
+      },
+    );
+  }
+}
+await new Promise((resolve) => setTimeout(resolve, 500));
+
+const rows: string[] = [];
+for (const rate of rates) {
+  const baseline = summary(await load(urlOf(bare.ready.port), rate));
+  const app = summary(await load(urlOf(ours.ready.port), rate));
+  const ratio = round(app.p99 / baseline.p99, 2);
+  console.log(JSON.stringify({ rate, baseline, app, ratio }));
+  rows.push(
+    `| ${rate}/s | ${baseline.p50} | ${baseline.p99} | ${app.p50} | ${app.p99} | ${app.max} | ${ratio} | ${app.failures + baseline.failures} |`,
+  );
+}
+
+// Round trip, one command at a time: command in → answer at the fake Slack, minus the time the
+// fake CI itself takes for the same requests (replayed directly from here).
+const overheads: number[] = [];
+const totals: number[] = [];
+for (let i = 0; i < roundtrips; i++) {
+  const responseUrl = slack.responseUrl();
+  const before = ci.requests.length;
+  const started = performance.now();
+  await postToApp(urlOf(ours.ready.port), slashCommandBody({ text: COMMAND, userId: USER, responseUrl }), {
+    signingSecret: SECRET,
+  });
+  await slack.waitForResponse((r) => r.url === responseUrl, 10_000);
+  const total = performance.now() - started;
+  let ciMs = 0;
+  for (const r of ci.requests.slice(before)) {
+    const t = performance.now();
+    const res = await request(`${ci.url}${r.path}?${r.query}`, {
+      method: r.method as 'GET',
+      headers: r.headers as Record<string, string>,
+    });
+    await res.body.dump();
+    ciMs += performance.now() - t;
+  }
+  totals.push(total);
+  overheads.push(total - ciMs);
+}
+const rt = {
+  p50: round(percentile(totals, 50)),
+  overheadP50: round(percentile(overheads, 50)),
+  overheadP99: round(percentile(overheads, 99)),
+};
+console.log(JSON.stringify({ roundtrip: rt }));
+
+await stopChild(ours.child);
+await stopChild(bare.child);
+await Promise.all([ci.close(), slack.close()]);
+await deleteUnder(prefix);
+
+const report = `## Slash command acknowledgement (issue 3)
+
+**Method.** \`npx tsx bench/ack.ts --seconds ${seconds} --rates ${rates.join(',')} --roundtrips ${roundtrips}\`.
+The app (HTTP mode, signature checks on, Redis, the seeded fake CI service and fake Slack Web API)
+and a bare Bolt app that only acknowledges \`/ci\` each run in their own process; a worker thread
+sends signed \`/ci ${COMMAND}\` requests open-loop at a fixed rate for ${seconds} s per rate and
+times each HTTP answer (the acknowledgement). The app does its real work after the ack (Redis,
+two CI requests, the answer through response_url) in the same process, so its load is included.
+Then ${roundtrips} commands are sent one at a time and timed until the answer reaches the fake
+Slack; the fake CI's own time for the same requests (replayed directly) is subtracted.
+
+**Machine.** ${await machine()}; Redis 7 on the same host; load generator, fakes and both apps share the cores.
+
+| rate | bare p50 (ms) | bare p99 (ms) | app p50 (ms) | app p99 (ms) | app max (ms) | p99 ratio | failed |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Targets: p99 within 1.2 × the bare app's; no ack slower than 3 s at 200/s.
+
+\`/ci builds\` round trip: p50 ${rt.p50} ms in total; over the fake CI's own answer time it adds
+p50 ${rt.overheadP50} ms (p99 ${rt.overheadP99} ms). Target: at most 10 ms at p50.
+`;
+await writeFile(new URL('./ack.md', import.meta.url), report);
+console.log(report);
