@@ -8,9 +8,20 @@ import { StoreUnavailableError } from '../store/kv.js';
  * - `message_gone`: the parent message was deleted; it is not posted again;
  * - `transient`: Slack or Redis could not be reached (after the outbox's own retries): retried
  *   later, so a final state is never lost;
+ * - `posting_elsewhere`: another replica is posting the message (see PostingElsewhereError);
  * - `refused`: Slack refused the content (a bug of ours); logged, not retried.
  */
-export type DeliveryFailure = 'channel_gone' | 'message_gone' | 'transient' | 'refused';
+export type DeliveryFailure = 'channel_gone' | 'message_gone' | 'transient' | 'posting_elsewhere' | 'refused';
+
+/**
+ * Another replica claimed the slot and its message is not there yet: looked at again later, so
+ * that a replica that died between claiming and posting (its claim lapses) cannot swallow the
+ * notification.
+ */
+export class PostingElsewhereError extends Error {
+  override readonly name = 'PostingElsewhereError';
+  readonly code = 'posting_elsewhere';
+}
 
 const CHANNEL_GONE = new Set(['channel_not_found', 'not_in_channel', 'is_archived', 'restricted_action']);
 const MESSAGE_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed']);
@@ -18,6 +29,7 @@ const MESSAGE_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_
 const LOCAL_TRANSIENT = new Set(['queue_full', 'outbox_closed', 'ratelimited']);
 
 export function classifyDeliveryFailure(error: unknown): DeliveryFailure | undefined {
+  if (error instanceof PostingElsewhereError) return 'posting_elsewhere';
   if (error instanceof StoreUnavailableError) return 'transient';
   if (!(error instanceof SlackOutboxError)) return undefined;
   if (CHANNEL_GONE.has(error.code)) return 'channel_gone';

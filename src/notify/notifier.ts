@@ -40,7 +40,10 @@ export interface Notifier extends BuildSink {
    * failed for a passing reason is scheduled for a retry. Rejects only for an unexpected error.
    */
   handle(update: BuildUpdate): Promise<void>;
-  /** Stops retries and the sweep. Pending notifications stay in Redis for the next process. */
+  /**
+   * Stops retries and the sweep, and resolves once those under way ended (call it before closing
+   * the store and the outbox). Pending notifications stay in Redis for the next process.
+   */
   close(): Promise<void>;
 }
 
@@ -121,20 +124,20 @@ class BuildNotifier implements Notifier {
       },
     });
     // Notifications a stopped process still owed.
-    void this.retries.sweep();
+    this.retries.start();
   }
 
   async handle(update: BuildUpdate): Promise<void> {
     const snapshot = snapshotOf(update);
     const key = buildKeyOf(snapshot);
     const outcome = await this.process(snapshot);
-    if (outcome.transient) this.retries.schedule(key, this.latest.get(key)?.snapshot ?? snapshot);
+    if (outcome.transient) await this.retries.schedule(key, this.latest.get(key)?.snapshot ?? snapshot);
     else if (!outcome.stale) await this.retries.settled(key);
     if (outcome.error !== undefined) throw outcome.error;
   }
 
   async close(): Promise<void> {
-    this.retries.close();
+    await this.retries.close();
   }
 
   private async process(snapshot: BuildSnapshot): Promise<Outcome> {
@@ -218,6 +221,9 @@ class BuildNotifier implements Notifier {
         return { transient: false };
       case 'transient':
         this.logger.warn({ ...context, code }, 'notifier: will retry a notification');
+        return { transient: true };
+      case 'posting_elsewhere':
+        this.logger.debug(context, 'notifier: another replica is posting; will look again');
         return { transient: true };
       case 'refused':
         this.logger.error({ ...context, err: error }, 'notifier: Slack refused a notification');

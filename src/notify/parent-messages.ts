@@ -6,6 +6,7 @@ import type { SlackMessage } from '../slack/reply.js';
 import type { BuildMessage, BuildMessageSlot, BuildMessages } from '../store/build-messages.js';
 import type { NotifyState } from '../store/notify-state.js';
 import { BoundedMap } from './bounded-map.js';
+import { PostingElsewhereError } from './delivery-errors.js';
 import type { LatestBuilds, LatestEntry } from './latest-builds.js';
 import { type BuildSnapshot, buildKeyOf, isStale } from './snapshot.js';
 
@@ -38,7 +39,7 @@ const REMEMBERED_MESSAGES = 20_000;
  * with the newest state; an edit identical to the last one requested is skipped.
  */
 export class ParentMessages {
-  private readonly posting = new Map<string, Promise<BuildMessage | undefined>>();
+  private readonly posting = new Map<string, Promise<BuildMessage>>();
   /** Slot → hash of the content last sent (or on its way); forgotten when that call fails. */
   private readonly shown = new BoundedMap<string, string>(REMEMBERED_MESSAGES);
 
@@ -46,8 +47,8 @@ export class ParentMessages {
 
   /**
    * Edits the build's message in the slot when it exists; otherwise posts it when `post` says so.
-   * Resolves with the message, or undefined when there is none (not wanted, or another replica is
-   * still posting it and will bring it up to date). Rejects with the outbox's error.
+   * Resolves with the message, or undefined when it is not wanted. Rejects with the outbox's
+   * error, or PostingElsewhereError while another replica is posting it.
    */
   async show(slot: BuildMessageSlot, seen: LatestEntry, post: boolean): Promise<BuildMessage | undefined> {
     const existing = await this.deps.buildMessages.get(slot);
@@ -59,7 +60,7 @@ export class ParentMessages {
     const inFlight = this.posting.get(id);
     if (inFlight) {
       const message = await inFlight;
-      if (message) await this.edit(slot, seen, message);
+      await this.edit(slot, seen, message);
       return message;
     }
     if (!post) return undefined;
@@ -72,14 +73,18 @@ export class ParentMessages {
     }
   }
 
-  private async claimAndPost(slot: BuildMessageSlot, seen: LatestEntry): Promise<BuildMessage | undefined> {
+  private async claimAndPost(slot: BuildMessageSlot, seen: LatestEntry): Promise<BuildMessage> {
     const { buildMessages, outbox, state, latest, claimTtlMs } = this.deps;
     const key = buildKeyOf(seen.snapshot);
     if (!(await buildMessages.claim(slot, claimTtlMs))) {
       // Another replica is posting: hand it our state, then catch up in case it already finished.
       await state.saveSnapshot(latest.newest(key, seen).snapshot);
       const message = await buildMessages.get(slot);
-      if (message) await this.edit(slot, seen, message);
+      if (!message)
+        throw new PostingElsewhereError(
+          `build ${slot.buildId} is being posted to ${slot.channelId} by another replica`,
+        );
+      await this.edit(slot, seen, message);
       return message;
     }
     const content = this.content(key, seen);

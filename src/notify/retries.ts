@@ -37,19 +37,21 @@ interface Scheduled {
  */
 export class Retries {
   private readonly scheduled = new Map<string, Scheduled>();
+  /** Retries and sweeps under way, awaited by `close`. */
+  private readonly running = new Set<Promise<void>>();
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly deps: RetriesDeps) {
     const { sweepIntervalMs } = deps.timing;
     if (sweepIntervalMs > 0) {
-      this.sweeper = setInterval(() => void this.sweep(), sweepIntervalMs);
+      this.sweeper = setInterval(() => this.track(this.sweep()), sweepIntervalMs);
       this.sweeper.unref();
     }
   }
 
-  /** Tries the build again later (with the newest state known by then). */
-  schedule(buildKey: string, snapshot: BuildSnapshot): void {
+  /** Tries the build again later (with the newest state known by then); resolves once that is saved. */
+  async schedule(buildKey: string, snapshot: BuildSnapshot): Promise<void> {
     if (this.closed) return;
     const now = this.deps.now().getTime();
     const entry = this.scheduled.get(buildKey) ?? { since: now, attempt: 0, timer: undefined, snapshot };
@@ -62,18 +64,18 @@ export class Retries {
         { buildKey },
         'notifier: giving up on a notification after retrying it for long',
       );
-      void this.settled(buildKey).catch((error: unknown) => this.warnPendingLeft(error, buildKey));
+      await this.settled(buildKey).catch((error: unknown) => this.warnPendingLeft(error, buildKey));
       return;
     }
     const delay = delaysMs[Math.min(entry.attempt, delaysMs.length - 1)] ?? 60_000;
     entry.attempt += 1;
-    void this.deps.state
+    entry.timer = setTimeout(() => this.track(this.fire(buildKey)), delay);
+    entry.timer.unref();
+    await this.deps.state
       .addPending(buildKey, { since: new Date(entry.since).toISOString(), snapshot })
       .catch((error: unknown) =>
         this.deps.logger.warn({ err: error, buildKey }, 'notifier: could not save a pending notification'),
       );
-    entry.timer = setTimeout(() => void this.fire(buildKey), delay);
-    entry.timer.unref();
   }
 
   /** The build got through: forget its retry, here and in Redis. */
@@ -100,11 +102,23 @@ export class Retries {
     }
   }
 
-  close(): void {
+  /** Stops retrying and sweeping; resolves once the retries under way have ended. */
+  async close(): Promise<void> {
     this.closed = true;
     if (this.sweeper !== undefined) clearInterval(this.sweeper);
     for (const entry of this.scheduled.values()) if (entry.timer !== undefined) clearTimeout(entry.timer);
     this.scheduled.clear();
+    await Promise.all(this.running);
+  }
+
+  /** Starts the initial sweep (notifications stopped processes still owed). */
+  start(): void {
+    this.track(this.sweep());
+  }
+
+  private track(work: Promise<void>): void {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
   }
 
   private async fire(buildKey: string): Promise<void> {
