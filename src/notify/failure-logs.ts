@@ -49,9 +49,9 @@ export class FailureLogs {
       channelId: target.channelId,
     };
     if (!(await state.claimLogReply(slot, claimTtlMs))) return;
+    const failed = failedJobs(snapshot.jobs);
+    const shown = failed.slice(0, this.deps.maxLogJobs);
     try {
-      const failed = failedJobs(snapshot.jobs);
-      const shown = failed.slice(0, this.deps.maxLogJobs);
       const logs = await this.read(target, snapshot, shown);
       const message = this.deps.render(snapshot, logs, failed.slice(shown.length));
       await services.outbox.post({
@@ -60,11 +60,20 @@ export class FailureLogs {
         ...(target.placement === 'thread' ? { threadTs: parent.ts } : {}),
         ...message,
       });
-      await state.logReplyPosted(slot);
     } catch (error) {
-      await state.releaseLogReply(slot).catch(() => undefined);
+      // Not posted: give the claim back so that a retry posts it (else it lapses after its TTL).
+      await state
+        .releaseLogReply(slot)
+        .catch((cause: unknown) =>
+          services.logger.warn(
+            { err: cause, ...slot },
+            'notifier: could not give back a failure-reply claim',
+          ),
+        );
       throw error;
     }
+    // Posted: a failure to record that leaves the claim to lapse, never a second reply soon after.
+    await state.logReplyPosted(slot);
   }
 
   private read(target: ChannelTarget, snapshot: BuildSnapshot, jobs: Job[]): Promise<FailedJobLog[]> {

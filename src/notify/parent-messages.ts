@@ -42,6 +42,7 @@ export class ParentMessages {
   private readonly posting = new Map<string, Promise<BuildMessage>>();
   /** Slot → hash of the content last sent (or on its way); forgotten when that call fails. */
   private readonly shown = new BoundedMap<string, string>(REMEMBERED_MESSAGES);
+  private readonly rendered = new WeakMap<BuildSnapshot, { message: SlackMessage; hash: string }>();
 
   constructor(private readonly deps: ParentMessagesDeps) {}
 
@@ -134,9 +135,15 @@ export class ParentMessages {
   /** The newest state's message, rendered now (no await between this and the call it feeds). */
   private content(key: string, seen: LatestEntry) {
     const { snapshot } = this.deps.latest.newest(key, seen);
-    const message = this.deps.render(snapshot);
-    const hash = createHash('sha256').update(JSON.stringify(message)).digest('base64url');
-    return { message, hash, build: snapshot.build, final: isFinished(snapshot.build.state) };
+    let rendered = this.rendered.get(snapshot);
+    if (rendered === undefined) {
+      const message = this.deps.render(snapshot);
+      const hash = createHash('sha256').update(JSON.stringify(message)).digest('base64url');
+      rendered = { message, hash };
+      // Every channel of a build shows the same state: render it once.
+      this.rendered.set(snapshot, rendered);
+    }
+    return { ...rendered, build: snapshot.build, final: isFinished(snapshot.build.state) };
   }
 
   private forget(slot: BuildMessageSlot, hash: string): void {

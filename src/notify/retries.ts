@@ -117,8 +117,10 @@ export class Retries {
   }
 
   private track(work: Promise<void>): void {
-    this.running.add(work);
-    void work.finally(() => this.running.delete(work));
+    const tracked: Promise<void> = work
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'notifier: a retry failed'))
+      .finally(() => this.running.delete(tracked));
+    this.running.add(tracked);
   }
 
   private async fire(buildKey: string): Promise<void> {
