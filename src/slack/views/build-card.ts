@@ -6,7 +6,7 @@ import { escapeMrkdwn, link } from '../text/escape.js';
 import { formatNumber, plural } from '../text/format.js';
 import { MAX_BLOCKS_PER_MESSAGE, MAX_STATIC_SELECT_OPTIONS, MAX_TOTAL_BLOCK_TEXT } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
-import { actions, button, context, header, section } from './blocks.js';
+import { actions, type Button, button, context, header, section } from './blocks.js';
 import {
   buildUrl,
   capitalise,
@@ -122,12 +122,29 @@ function summaryText(input: BuildCardInput): string {
 }
 
 function buildButtons(input: BuildCardInput): Block[] {
+  return actions([restartBuildButton(input), cancelBuildButton(input)]);
+}
+
+/** "Restart build"; whoever clicks it acts with their own linked account. */
+export function restartBuildButton(input: Pick<BuildCardInput, 'site' | 'build'>): Button {
+  const { site, build } = input;
+  return button(
+    ACTIONS.restartBuild,
+    'Restart build',
+    { d: site.deployment, id: build.id },
+    { suffix: String(build.id) },
+  );
+}
+
+/** "Cancel build", behind a confirm dialog. */
+export function cancelBuildButton(input: Pick<BuildCardInput, 'site' | 'slug' | 'build'>): Button {
   const { site, slug, build } = input;
-  const target = { d: site.deployment, id: build.id };
   const name = `build #${build.number} of ${escapeMrkdwn(slug)}`;
-  return actions([
-    button(ACTIONS.restartBuild, 'Restart build', target, { suffix: String(build.id) }),
-    button(ACTIONS.cancelBuild, 'Cancel build', target, {
+  return button(
+    ACTIONS.cancelBuild,
+    'Cancel build',
+    { d: site.deployment, id: build.id },
+    {
       suffix: String(build.id),
       style: 'danger',
       confirm: {
@@ -136,8 +153,8 @@ function buildButtons(input: BuildCardInput): Block[] {
         confirm: 'Cancel build',
         deny: 'Keep it running',
       },
-    }),
-  ]);
+    },
+  );
 }
 
 /** "12 jobs: 1 failed, 1 passed, 10 queued · Open on travis-ci.com". */
