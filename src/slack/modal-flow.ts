@@ -99,12 +99,3 @@ export function submissionInteraction(
     logger: services.logger.child({ view, user: submitter.userId }),
   };
 }
-
-/** private_metadata as JSON, or undefined when it is not. */
-export function readMetadata(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}

@@ -9,14 +9,6 @@ import type { ModalView } from '../views/modal.js';
 
 /** What modal submissions (and modals filled after a slow call) share. */
 
-export function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** An interaction for a submission: no response_url, so replies go to the channel the modal came from. */
 export function submissionInteraction(
   services: Services,

@@ -1,10 +1,11 @@
 import type { App } from '@slack/bolt';
+import { parseJsonOrUndefined } from '../../json.js';
 import { openSession } from '../../ops/actor.js';
 import { parseAssignments, plaintextBytes, tooLongText } from '../../ops/encrypt.js';
 import { encryptForRepo } from '../../ops/keys.js';
 import type { Services } from '../../services.js';
 import { VIEWS } from '../ids.js';
-import { fillModal, readMetadata, submissionInteraction } from '../modal-flow.js';
+import { fillModal, submissionInteraction } from '../modal-flow.js';
 import { ENCRYPT_BLOCKS, encryptingModal, encryptMetadataSchema, encryptResultModal } from '../views/keys.js';
 import { inputValue } from '../views/modal.js';
 
@@ -18,7 +19,7 @@ const MAX_FIELD_ERROR = 1500;
  */
 export function registerEncryptSubmission(app: App, services: Services): void {
   app.view(VIEWS.encrypt, async ({ ack, body, view, client }) => {
-    const meta = encryptMetadataSchema.safeParse(readMetadata(view.private_metadata));
+    const meta = encryptMetadataSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
     if (!meta.success) {
       await ack({
         response_action: 'errors',

@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { ENV_VAR_NAME } from '../../ci/settings.js';
 import { DEPLOYMENTS } from '../../config.js';
+import { parseJsonOrUndefined } from '../../json.js';
 import { openSession } from '../../ops/actor.js';
 import { setRepoEnvVar } from '../../ops/env-vars.js';
 import type { Services } from '../../services.js';
@@ -12,13 +13,7 @@ import { escapeMrkdwn, inlineCode } from '../text/escape.js';
 import { ENV_SET_BLOCKS, envSetStatusModal, envSetText } from '../views/env.js';
 import { mention } from '../views/lines.js';
 import { inputValue } from '../views/modal.js';
-import {
-  announceFromModal,
-  describeForModal,
-  safeJson,
-  submissionInteraction,
-  updateModal,
-} from './common.js';
+import { announceFromModal, describeForModal, submissionInteraction, updateModal } from './common.js';
 
 const metadataSchema = z.object({
   d: z.enum(DEPLOYMENTS),
@@ -36,7 +31,7 @@ const metadataSchema = z.object({
  */
 export function registerEnvSetSubmission(app: App, services: Services): void {
   app.view(VIEWS.envSet, async ({ ack, body, view, client }) => {
-    const meta = metadataSchema.safeParse(safeJson(view.private_metadata));
+    const meta = metadataSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
     const repoRef = meta.success ? parseRepoRef(meta.data.r) : undefined;
     if (!meta.success || !repoRef) {
       await ack({

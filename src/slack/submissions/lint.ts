@@ -1,16 +1,17 @@
 import type { App } from '@slack/bolt';
+import { parseJsonOrUndefined } from '../../json.js';
 import { openSession } from '../../ops/actor.js';
 import { lintConfiguration } from '../../ops/lint.js';
 import type { Services } from '../../services.js';
 import { VIEWS } from '../ids.js';
-import { fillModal, readMetadata, submissionInteraction } from '../modal-flow.js';
+import { fillModal, submissionInteraction } from '../modal-flow.js';
 import { LINT_BLOCKS, lintingModal, lintMetadataSchema, lintResultModal } from '../views/lint.js';
 import { inputValue } from '../views/modal.js';
 
 /** The lint form's submit: "Checking…" at once, then the warnings (or "No warnings") in the modal. */
 export function registerLintSubmission(app: App, services: Services): void {
   app.view(VIEWS.lint, async ({ ack, body, view, client }) => {
-    const meta = lintMetadataSchema.safeParse(readMetadata(view.private_metadata));
+    const meta = lintMetadataSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
     const content = inputValue(view.state.values, LINT_BLOCKS.config);
     if (!meta.success || content === undefined) {
       await ack({

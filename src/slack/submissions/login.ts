@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { DEPLOYMENTS } from '../../config.js';
+import { parseJsonOrUndefined } from '../../json.js';
 import { describeError } from '../../ops/describe-error.js';
 import { linkAccount, type TokenInput, TokenRejectedError } from '../../ops/link-account.js';
 import type { Services } from '../../services.js';
@@ -25,7 +26,7 @@ type Outcome = { ok: true; account: LinkedAccount } | { ok: false; error: unknow
  */
 export function registerLoginSubmission(app: App, services: Services): void {
   app.view(VIEWS.login, async ({ ack, body, view, client }) => {
-    const meta = metadataSchema.safeParse(safeJson(view.private_metadata));
+    const meta = metadataSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
     const ciToken = inputValue(view.state.values, LOGIN_BLOCKS.ciToken);
     const githubToken = inputValue(view.state.values, LOGIN_BLOCKS.githubToken);
     if (!meta.success) {
@@ -95,12 +96,4 @@ export function registerLoginSubmission(app: App, services: Services): void {
 
 function blockOf(error: TokenRejectedError): string {
   return error.field === 'githubToken' ? LOGIN_BLOCKS.githubToken : LOGIN_BLOCKS.ciToken;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { DEPLOYMENTS } from '../../config.js';
+import { parseJsonOrUndefined } from '../../json.js';
 import { openSession } from '../../ops/actor.js';
 import { changedSettings, saveRepoSettings } from '../../ops/settings.js';
 import type { Services } from '../../services.js';
@@ -15,13 +16,7 @@ import {
   settingsMessageModal,
   settingsSavedModal,
 } from '../views/settings.js';
-import {
-  announceFromModal,
-  describeForModal,
-  safeJson,
-  submissionInteraction,
-  updateModal,
-} from './common.js';
+import { announceFromModal, describeForModal, submissionInteraction, updateModal } from './common.js';
 
 const metadataSchema: z.ZodType<SettingsMetadata> = z.object({
   d: z.enum(DEPLOYMENTS),
@@ -38,7 +33,7 @@ const metadataSchema: z.ZodType<SettingsMetadata> = z.object({
  */
 export function registerSettingsSubmission(app: App, services: Services): void {
   app.view(VIEWS.settings, async ({ ack, body, view, client }) => {
-    const meta = metadataSchema.safeParse(safeJson(view.private_metadata));
+    const meta = metadataSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
     if (!meta.success) {
       await ack({
         response_action: 'update',

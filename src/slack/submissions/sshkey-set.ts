@@ -1,10 +1,11 @@
 import type { App } from '@slack/bolt';
 import type { SshKey } from '../../ci/schemas.js';
+import { parseJsonOrUndefined } from '../../json.js';
 import { openSession } from '../../ops/actor.js';
 import { looksLikePrivateKey, replaceSshKey } from '../../ops/ssh-keys.js';
 import type { Services } from '../../services.js';
 import { VIEWS } from '../ids.js';
-import { fillModal, readMetadata, submissionInteraction } from '../modal-flow.js';
+import { fillModal, submissionInteraction } from '../modal-flow.js';
 import {
   SSH_KEY_BLOCKS,
   sshKeyMetadataSchema,
@@ -21,7 +22,7 @@ import { inputValue } from '../views/modal.js';
  */
 export function registerSshKeySetSubmission(app: App, services: Services): void {
   app.view(VIEWS.sshKeySet, async ({ ack, body, view, client }) => {
-    const meta = sshKeyMetadataSchema.safeParse(readMetadata(view.private_metadata));
+    const meta = sshKeyMetadataSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
     const value = inputValue(view.state.values, SSH_KEY_BLOCKS.key);
     if (!meta.success) {
       await ack({
