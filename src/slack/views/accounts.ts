@@ -1,5 +1,5 @@
 import type { Account, Broadcast, Repository, User } from '../../ci/schemas.js';
-import { profileWebUrl, repoWebUrl } from '../../ci/web-links.js';
+import { profileWebUrl } from '../../ci/web-links.js';
 import type { AccessLevel, PermissionsSummary, RepoSearch } from '../../ops/accounts.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { escapeMrkdwn, inlineCode, link, singleLine } from '../text/escape.js';
@@ -8,6 +8,7 @@ import { formatNumber, plural, timeAgo } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
 import { context, section } from './blocks.js';
 import { lineSections } from './line-sections.js';
+import { repoLink, type Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
 /** Account views: accounts, repositories, permissions, broadcasts and sync. */
@@ -33,17 +34,19 @@ function listBlocks(title: string, lines: string[], [one, many]: Noun): Block[] 
 export interface AccountsInput {
   accounts: Account[];
   all: boolean;
-  label: string;
-  webUrl: string;
+  site: Site;
 }
 
 export function accountsMessage(input: AccountsInput): SlackMessage {
-  const where = escapeMrkdwn(input.label);
+  const where = escapeMrkdwn(input.site.label);
   if (input.accounts.length === 0) {
     const hint = input.all
       ? ''
       : ' Try `/ci accounts --all` to include organizations you are not an admin of.';
-    return { text: `No accounts on ${input.label}.`, blocks: [section(`No accounts on ${where}.${hint}`)] };
+    return {
+      text: `No accounts on ${input.site.label}.`,
+      blocks: [section(`No accounts on ${where}.${hint}`)],
+    };
   }
   const lines = input.accounts.map((account) => {
     const name =
@@ -53,11 +56,11 @@ export function accountsMessage(input: AccountsInput): SlackMessage {
         ? ` · ${plural(account.repos_count, 'repository', 'repositories')}`
         : '';
     const subscribed = account.subscribed ? ' · subscribed' : '';
-    return `• ${link(profileWebUrl(input.webUrl, account.login), account.login)}${name} · ${escapeMrkdwn(account.type)}${repos}${subscribed}`;
+    return `• ${link(profileWebUrl(input.site.webUrl, account.login), account.login)}${name} · ${escapeMrkdwn(account.type)}${repos}${subscribed}`;
   });
   const title = input.all ? `*All your accounts on ${where}*` : `*Accounts you administer on ${where}*`;
   return {
-    text: `${plural(input.accounts.length, 'account')} on ${input.label}`,
+    text: `${plural(input.accounts.length, 'account')} on ${input.site.label}`,
     blocks: listBlocks(title, lines, ACCOUNTS),
   };
 }
@@ -66,7 +69,7 @@ export interface ReposInput {
   repos: Repository[];
   search: RepoSearch;
   login: string;
-  webUrl: string;
+  site: Site;
   now: Date;
 }
 
@@ -81,7 +84,7 @@ function describeSearch(search: RepoSearch, login: string): string {
   return parts.join(', ');
 }
 
-function repoLine(repo: Repository, webUrl: string, now: Date): string {
+function repoLine(repo: Repository, site: Site, now: Date): string {
   const last =
     repo.last_build_number !== undefined
       ? ` · ${stateEmoji(repo.last_build_state)} #${escapeMrkdwn(repo.last_build_number)} ${escapeMrkdwn(stateWord(repo.last_build_state))}`
@@ -91,7 +94,7 @@ function repoLine(repo: Repository, webUrl: string, now: Date): string {
   const description = repo.description
     ? ` — ${escapeMrkdwn(truncate(singleLine(repo.description), MAX_DESCRIPTION))}`
     : '';
-  return `• ${link(repoWebUrl(webUrl, repo.slug), repo.slug)}${last}${when}${inactive}${description}`;
+  return `• ${repoLink(site, repo.slug)}${last}${when}${inactive}${description}`;
 }
 
 export function reposMessage(input: ReposInput): SlackMessage {
@@ -99,7 +102,7 @@ export function reposMessage(input: ReposInput): SlackMessage {
   if (input.repos.length === 0) {
     return { text: 'No repositories found.', blocks: [section(`No repositories ${which}.`)] };
   }
-  const lines = input.repos.map((repo) => repoLine(repo, input.webUrl, input.now));
+  const lines = input.repos.map((repo) => repoLine(repo, input.site, input.now));
   return {
     text: `${plural(input.repos.length, 'repository', 'repositories')} found`,
     blocks: listBlocks(`*Repositories ${which}*`, lines, REPOSITORIES),
@@ -114,8 +117,8 @@ const LEVELS: ReadonlyArray<{ level: AccessLevel; title: string }> = [
 /** Per level, the names shown: the three levels must share one message. */
 const MAX_LEVEL_CHARS = 2500;
 
-export function permissionsMessage(summary: PermissionsSummary, label: string, webUrl: string): SlackMessage {
-  const blocks: Block[] = [section(`*Your repository permissions on ${escapeMrkdwn(label)}*`)];
+export function permissionsMessage(summary: PermissionsSummary, site: Site): SlackMessage {
+  const blocks: Block[] = [section(`*Your repository permissions on ${escapeMrkdwn(site.label)}*`)];
   for (const { level, title } of LEVELS) {
     const ids = summary.ids[level];
     if (ids.length === 0) {
@@ -126,17 +129,18 @@ export function permissionsMessage(summary: PermissionsSummary, label: string, w
       ids,
       (id) => {
         const slug = summary.slugs.get(id);
-        return slug ? link(repoWebUrl(webUrl, slug), slug) : `repository ${id}`;
+        return slug ? repoLink(site, slug) : `repository ${id}`;
       },
       { maxItems: MAX_ITEMS, maxChars: MAX_LEVEL_CHARS, separator: ', ' },
     );
     const note = fitted.note ? ` _(${fitted.note})_` : '';
     blocks.push(section(`*${title}* (${formatNumber(ids.length)}): ${fitted.shown.join(', ')}${note}`));
   }
-  return { text: `Your repository permissions on ${label}`, blocks };
+  return { text: `Your repository permissions on ${site.label}`, blocks };
 }
 
-export function broadcastsMessage(broadcasts: Broadcast[], label: string): SlackMessage {
+export function broadcastsMessage(broadcasts: Broadcast[], site: Site): SlackMessage {
+  const { label } = site;
   if (broadcasts.length === 0) {
     return {
       text: `No announcements from ${label}.`,
@@ -150,18 +154,18 @@ export function broadcastsMessage(broadcasts: Broadcast[], label: string): Slack
   };
 }
 
-export function syncStartedMessage(label: string): SlackMessage {
-  const text = `Sync started: ${label} is refreshing your repositories and permissions from GitHub. I will tell you when it has finished.`;
+export function syncStartedMessage(site: Site): SlackMessage {
+  const text = `Sync started: ${site.label} is refreshing your repositories and permissions from GitHub. I will tell you when it has finished.`;
   return { text, blocks: [section(escapeMrkdwn(text))] };
 }
 
-export function syncFinishedMessage(user: User, label: string, now: Date): SlackMessage {
+export function syncFinishedMessage(user: User, site: Site, now: Date): SlackMessage {
   const when = user.synced_at ? ` (${timeAgo(user.synced_at, now)})` : '';
-  const text = `Sync finished${when}: your repositories and permissions on ${label} are up to date.`;
+  const text = `Sync finished${when}: your repositories and permissions on ${site.label} are up to date.`;
   return { text, blocks: [section(escapeMrkdwn(text))] };
 }
 
-export function syncStillRunningMessage(label: string): SlackMessage {
-  const text = `The sync on ${label} is still running. Check again later with /ci whoami.`;
+export function syncStillRunningMessage(site: Site): SlackMessage {
+  const text = `The sync on ${site.label} is still running. Check again later with /ci whoami.`;
   return { text, blocks: [section(escapeMrkdwn(text))] };
 }

@@ -6,7 +6,8 @@ import { formatNumber, plural } from '../text/format.js';
 import { MAX_SECTION_TEXT, MAX_TOTAL_BLOCK_TEXT } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
 import { context, section } from './blocks.js';
-import { commitSubject, jobUrl, type Site, timingText } from './build-format.js';
+import { commitSubject, jobUrl, timingText } from './build-format.js';
+import type { Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
 /**

@@ -1,5 +1,4 @@
 import type { Block } from '../reply.js';
-import { escapeMrkdwn } from '../text/escape.js';
 import { fitList } from '../text/fit-list.js';
 import { MAX_SECTION_TEXT } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
@@ -39,11 +38,6 @@ function packSections(lines: readonly string[]): Block[] {
 export function subjectOf(message: string | null | undefined, max = 70): string | undefined {
   const first = message?.split('\n', 1)[0]?.trim();
   return first ? truncate(first, max) : undefined;
-}
-
-/** `<@U123>`: a mention of a Slack user (the one who acted, in announcements). */
-export function mention(userId: string): string {
-  return /^[UW][A-Z0-9]+$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
 }
 
 /**

@@ -10,6 +10,7 @@ import { truncate } from '../text/truncate.js';
 import { context, section } from './blocks.js';
 import { lineSections } from './line-sections.js';
 import { type ModalView, modal, textInput } from './modal.js';
+import { infoModal, waitingModal } from './modal-states.js';
 
 /** Linting a build configuration: the form, and the warnings as a message or a modal. */
 
@@ -19,10 +20,14 @@ export const MAX_LINT_INPUT = 3000;
 
 export const lintMetadataSchema = z.object({ d: z.enum(DEPLOYMENTS) });
 
+const LINT_TITLE = 'Lint CI config';
+/** The title of the result, or of what stopped it. */
+export const LINT_RESULT_TITLE = 'Lint result';
+
 export function lintModal(deployment: Deployment): ModalView {
   return modal({
     callbackId: VIEWS.lint,
-    title: 'Lint CI config',
+    title: LINT_TITLE,
     submit: 'Lint',
     close: 'Cancel',
     metadata: { d: deployment },
@@ -40,11 +45,7 @@ export function lintModal(deployment: Deployment): ModalView {
 }
 
 export function lintingModal(): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: 'Lint CI config',
-    blocks: [section(':hourglass_flowing_sand: Checking your configuration…')],
-  });
+  return waitingModal(LINT_TITLE, 'Checking your configuration');
 }
 
 const MAX_WARNING_LINE = 1000;
@@ -83,12 +84,7 @@ function summary(warnings: readonly LintWarning[]): string {
 }
 
 export function lintResultModal(warnings: readonly LintWarning[]): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: 'Lint result',
-    close: 'Done',
-    blocks: lintResultBlocks(warnings),
-  });
+  return infoModal(LINT_RESULT_TITLE, lintResultBlocks(warnings), 'Done');
 }
 
 export function lintResultMessage(warnings: readonly LintWarning[]): SlackMessage {

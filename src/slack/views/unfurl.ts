@@ -2,7 +2,7 @@ import { ACTIONS } from '../ids.js';
 import type { SlackMessage } from '../reply.js';
 import { escapeMrkdwn } from '../text/escape.js';
 import { actions, button, section } from './blocks.js';
-import type { Site } from './build-format.js';
+import type { Site } from './site.js';
 
 /** Shown only to someone who shared a CI link without a linked account: previews use their own. */
 export function unfurlLinkOffer(site: Site): SlackMessage {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { ANSWER_MS, assertSlackAccepted, CI_TIMEOUT_MS } from '../keys/support.js';
+import { ANSWER_MS, CI_TIMEOUT_MS } from '../../helpers/modals.js';
+import { assertSlackAccepted } from '../../helpers/slack-messages.js';
 
 describe('account views: accounts, repos, permissions, broadcasts, sync', () => {
   let h: Harness;

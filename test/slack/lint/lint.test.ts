@@ -4,12 +4,12 @@ import { type Harness, startHarness, visibleText } from '../../helpers/app-harne
 import {
   ANSWER_MS,
   ackBody,
-  assertSlackAccepted,
   CI_TIMEOUT_MS,
-  nextUpdate,
+  modalUpdate,
   openedModal,
   textValue,
-} from '../keys/support.js';
+} from '../../helpers/modals.js';
+import { assertSlackAccepted } from '../../helpers/slack-messages.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +28,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
   async function lintInModal(config: string | null, userId?: string) {
     const { ack, triggerId } = await h.command('lint', userId ? { userId } : {});
     assert.ok(ack.ms < 1000);
-    const { id, view } = await openedModal(h, triggerId);
+    const { id, view } = await openedModal(h, { triggerId });
     const submitted = await h.submit({
       ...(userId ? { userId } : {}),
       view: {
@@ -58,7 +58,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
   it('opens the form at once, without asking the CI service anything', async () => {
     const before = h.ci.requests.length;
     const { triggerId } = await h.command('lint');
-    const { view } = await openedModal(h, triggerId);
+    const { view } = await openedModal(h, { triggerId });
     assert.equal(view.callback_id, 'view.lint');
     assert.equal(h.ci.requests.length, before);
   });
@@ -67,7 +67,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
     const { id, ack } = await lintInModal('language: ruby\nrvm:\n  - 3.2\n');
     assert.equal(ack.response_action, 'update');
     assert.match(visibleText(ack.view as Json), /Checking your configuration/);
-    const result = await nextUpdate(h, id, 0);
+    const result = await modalUpdate(h, id, { after: 0 });
     assert.match(visibleText(result), /No warnings/);
     const request = lintRequests().at(-1);
     assert.equal(request?.method, 'POST');
@@ -77,7 +77,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
 
   it('lists the warnings with their key paths, escaped', async () => {
     const { id } = await lintInModal('"<!channel>": 1\nfoo: bar\n');
-    const text = visibleText(await nextUpdate(h, id, 0));
+    const text = visibleText(await modalUpdate(h, id, { after: 0 }));
     assert.match(text, /3 warnings/);
     assert.match(text, /`&lt;!channel&gt;`: unexpected key \\"&lt;!channel&gt;\\", dropping/);
     assert.match(text, /`foo`: unexpected key \\"foo\\", dropping/);
@@ -89,7 +89,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
   it('cuts a very long list of warnings to fit, saying how many are shown', async () => {
     const config = Array.from({ length: 300 }, (_, i) => `unknown_key_number_${i}: true`).join('\n');
     const { id } = await lintInModal(config);
-    const result = await nextUpdate(h, id, 0);
+    const result = await modalUpdate(h, id, { after: 0 });
     const text = visibleText(result);
     assert.match(text, /301 warnings/);
     assert.match(text, /showing \d+ of 301 warnings/);
@@ -104,7 +104,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
 
   it('works for a user without rights on any repository (linting needs none)', async () => {
     const { id } = await lintInModal('language: go\n', 'U0VISITOR');
-    assert.match(visibleText(await nextUpdate(h, id, 0)), /No warnings/);
+    assert.match(visibleText(await modalUpdate(h, id, { after: 0 })), /No warnings/);
     assert.equal(lintRequests().at(-1)?.headers.authorization, 'token token-visitor');
   });
 
@@ -122,7 +122,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
     h.ci.fault({ method: 'POST', path: '/lint' }, { status: 503, times: 1 });
     const { id } = await lintInModal('language: ruby\n');
     assert.match(
-      visibleText(await nextUpdate(h, id, 0)),
+      visibleText(await modalUpdate(h, id, { after: 0 })),
       /travis-ci\.com is having trouble \(it answered 503\)/,
     );
   });

@@ -4,15 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
 import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { modalUpdate, openedModal } from '../../helpers/modals.js';
+import { assertSlackAccepted, elementOf, shownText } from '../../helpers/slack-messages.js';
 import { REDIS_URL, scanAll } from '../../store/harness.js';
-import {
-  assertNothingRejected,
-  buttonOf,
-  ciRequestCount,
-  openedView,
-  shownText,
-  viewUpdate,
-} from './support.js';
 
 /** A private value typed in the modal: it must reach the CI service and nothing else. */
 const SECRET = `s3cr3t-${randomBytes(8).toString('hex')}`;
@@ -33,7 +27,7 @@ describe('/ci env', () => {
   async function setThroughModal(text: string, value: string, userId?: string) {
     const since = h.slack.calls.length;
     await h.command(text, userId ? { userId } : {});
-    const opened = await openedView(h, since);
+    const opened = await openedModal(h, { since });
     const ack = await h.submit({
       ...(userId ? { userId } : {}),
       view: {
@@ -56,10 +50,10 @@ describe('/ci env', () => {
       assert.match(text, /encrypted_randomhex_key/);
       assert.match(text, /•••• \(private\)/);
       assert.doesNotMatch(text, /super_secret/);
-      const unset = buttonOf(answer, 'env.delete');
+      const unset = elementOf(answer, 'env.delete');
       assert.match(unset.confirm?.text?.text ?? '', /will be deleted from rails\/rails/);
       assert.equal(unset.confirm?.confirm?.text, 'Unset');
-      assertNothingRejected(h);
+      assertSlackAccepted(h);
     });
 
     it('shows public values, escaped, and escapes names', async () => {
@@ -102,7 +96,7 @@ describe('/ci env', () => {
       const { responseUrl } = await h.command('env many/vars');
       const answer = await h.answer(responseUrl);
       assert.match(visibleText(answer), /showing \d+ of 60 variables/);
-      assertNothingRejected(h);
+      assertSlackAccepted(h);
     });
 
     it('tells someone without push access that their account cannot list them', async () => {
@@ -114,10 +108,10 @@ describe('/ci env', () => {
     });
 
     it('asks an unlinked user to link and sends nothing to the CI service', async () => {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const { responseUrl } = await h.command('env rails/rails', { userId: 'U0NOBODY' });
-      buttonOf(await h.answer(responseUrl), 'account.link');
-      assert.equal(ciRequestCount(h), before);
+      elementOf(await h.answer(responseUrl), 'account.link');
+      assert.equal(h.ci.requests.length, before);
     });
 
     it('says when the repository is not there', async () => {
@@ -128,16 +122,16 @@ describe('/ci env', () => {
 
   describe('set', () => {
     it('opens a modal with the name fixed and a private note, without a CI call', async () => {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const since = h.slack.calls.length;
       const { ack } = await h.command('env rails/rails set DEPLOY_TOKEN');
       assert.ok(ack.ms < 1000);
-      const { view } = await openedView(h, since);
+      const { view } = await openedModal(h, { since });
       assert.equal(view.callback_id, 'view.env_set');
       const text = JSON.stringify(view);
       assert.match(text, /DEPLOY_TOKEN/);
       assert.match(text, /Private/);
-      assert.equal(ciRequestCount(h), before);
+      assert.equal(h.ci.requests.length, before);
     });
 
     it('creates a private variable from the modal and announces it without the value', async () => {
@@ -145,7 +139,7 @@ describe('/ci env', () => {
       const body = JSON.parse(ack.body) as { response_action: string };
       assert.equal(body.response_action, 'update');
       assert.doesNotMatch(ack.body, new RegExp(SECRET));
-      await viewUpdate(h, opened.id, /Set `DEPLOY_TOKEN`/);
+      await modalUpdate(h, opened.id, { matching: /Set `DEPLOY_TOKEN`/ });
       const post = await h.slack.waitForCall('chat.postMessage', (c) =>
         /DEPLOY_TOKEN/.test(String(c.args.text)),
       );
@@ -163,7 +157,7 @@ describe('/ci env', () => {
     it('updates an existing variable with PATCH (the list is read first)', async () => {
       const before = h.ci.state.envVarsOf(891).find((v) => v.name === 'DEPLOY_TOKEN');
       const { opened } = await setThroughModal('env rails/rails set DEPLOY_TOKEN', `${SECRET}-2`);
-      await viewUpdate(h, opened.id, /Set `DEPLOY_TOKEN`/);
+      await modalUpdate(h, opened.id, { matching: /Set `DEPLOY_TOKEN`/ });
       assert.ok(
         h.ci.requests.some(
           (r) => r.method === 'PATCH' && r.path === `/repos/settings/env_vars/${before?.id}`,
@@ -177,7 +171,7 @@ describe('/ci env', () => {
     it('sets a public variable and says it is public', async () => {
       const since = h.slack.calls.length;
       await h.command('env rails/rails set DEBUG --public');
-      const opened = await openedView(h, since);
+      const opened = await openedModal(h, { since });
       assert.match(JSON.stringify(opened.view), /Public/);
       await h.submit({
         view: {
@@ -195,7 +189,7 @@ describe('/ci env', () => {
     it('with --quiet, the modal is the only confirmation', async () => {
       const posts = h.slack.callsTo('chat.postMessage').length;
       const { opened } = await setThroughModal('env rails/rails set QUIET_ONE --quiet', 'quiet-value');
-      await viewUpdate(h, opened.id, /Set `QUIET_ONE`/);
+      await modalUpdate(h, opened.id, { matching: /Set `QUIET_ONE`/ });
       assert.equal(h.slack.callsTo('chat.postMessage').length, posts);
       assert.ok(h.ci.state.envVarsOf(891).some((v) => v.name === 'QUIET_ONE'));
     });
@@ -203,7 +197,7 @@ describe('/ci env', () => {
     it('refuses an empty value inline, before the ack', async () => {
       const since = h.slack.calls.length;
       await h.command('env rails/rails set EMPTY_ONE');
-      const opened = await openedView(h, since);
+      const opened = await openedModal(h, { since });
       const ack = await h.submit({
         view: {
           id: opened.id,
@@ -233,20 +227,20 @@ describe('/ci env', () => {
 
     it('shows in the modal that someone without admin rights cannot set it', async () => {
       const { opened } = await setThroughModal('env rails/rails set VISITOR_VAR', 'nope', 'U0VISITOR');
-      const view = await viewUpdate(h, opened.id, /not allowed/);
+      const view = await modalUpdate(h, opened.id, { matching: /not allowed/ });
       assert.match(JSON.stringify(view), /\(visitor\) is not allowed to set VISITOR_VAR on rails\/rails/);
       assert.ok(!h.ci.state.envVarsOf(891).some((v) => v.name === 'VISITOR_VAR'));
     });
 
     it('shows in the modal when the repository is not there', async () => {
       const { opened } = await setThroughModal('env nobody/nothing set SOME_VAR', 'x');
-      await viewUpdate(h, opened.id, /could not find nobody\/nothing/);
+      await modalUpdate(h, opened.id, { matching: /could not find nobody\/nothing/ });
     });
 
     it('asks an unlinked user to link instead of opening the modal', async () => {
       const opens = h.slack.callsTo('views.open').length;
       const { responseUrl } = await h.command('env rails/rails set NOBODY_VAR', { userId: 'U0NOBODY' });
-      buttonOf(await h.answer(responseUrl), 'account.link');
+      elementOf(await h.answer(responseUrl), 'account.link');
       assert.equal(h.slack.callsTo('views.open').length, opens);
     });
 
@@ -270,7 +264,7 @@ describe('/ci env', () => {
       const { responseUrl } = await h.command('env rails/rails unset encrypted_randomhex_iv');
       const answer = await h.answer(responseUrl);
       assert.equal(answer.response_type, 'ephemeral');
-      const remove = buttonOf(answer, 'env.delete');
+      const remove = elementOf(answer, 'env.delete');
       assert.equal((remove as { text?: { text?: string } }).text?.text, 'Delete');
       assert.match(remove.confirm?.text?.text ?? '', /encrypted_randomhex_iv/);
       assert.equal(h.ci.requests.filter((r) => r.method === 'DELETE').length, deletes);
@@ -278,7 +272,7 @@ describe('/ci env', () => {
 
     it('a click by someone without rights changes nothing and says why', async () => {
       const { responseUrl } = await h.command('env rails/rails unset encrypted_randomhex_iv');
-      const remove = buttonOf(await h.answer(responseUrl), 'env.delete');
+      const remove = elementOf(await h.answer(responseUrl), 'env.delete');
       const click = await h.click({
         userId: 'U0VISITOR',
         actionId: String(remove.action_id),
@@ -294,20 +288,20 @@ describe('/ci env', () => {
 
     it('a click by someone unlinked asks them to link and calls nothing', async () => {
       const { responseUrl } = await h.command('env rails/rails unset encrypted_randomhex_iv');
-      const remove = buttonOf(await h.answer(responseUrl), 'env.delete');
-      const before = ciRequestCount(h);
+      const remove = elementOf(await h.answer(responseUrl), 'env.delete');
+      const before = h.ci.requests.length;
       const click = await h.click({
         userId: 'U0NOBODY',
         actionId: String(remove.action_id),
         value: String(remove.value),
       });
-      buttonOf(await h.answer(click.responseUrl), 'account.link');
-      assert.equal(ciRequestCount(h), before);
+      elementOf(await h.answer(click.responseUrl), 'account.link');
+      assert.equal(h.ci.requests.length, before);
     });
 
     it('the click deletes as the person who clicks and announces it', async () => {
       const { responseUrl } = await h.command('env rails/rails unset encrypted_randomhex_iv');
-      const remove = buttonOf(await h.answer(responseUrl), 'env.delete');
+      const remove = elementOf(await h.answer(responseUrl), 'env.delete');
       const click = await h.click({ actionId: String(remove.action_id), value: String(remove.value) });
       const answer = await h.answer(click.responseUrl);
       assert.equal(answer.response_type, 'in_channel');
@@ -329,7 +323,7 @@ describe('/ci env', () => {
 
     it('with --quiet, the click answers privately', async () => {
       const { responseUrl } = await h.command('env rails/rails unset QUIET_ONE --quiet');
-      const remove = buttonOf(await h.answer(responseUrl), 'env.delete');
+      const remove = elementOf(await h.answer(responseUrl), 'env.delete');
       const click = await h.click({ actionId: String(remove.action_id), value: String(remove.value) });
       const answer = await h.answer(click.responseUrl);
       assert.equal(answer.response_type, 'ephemeral');
@@ -345,10 +339,10 @@ describe('/ci env', () => {
     });
 
     it('answers a tampered button value without acting', async () => {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const click = await h.click({ actionId: 'env.delete', value: '{"d":"com","repoId":"x"}' });
       assert.match(String((await h.answer(click.responseUrl)).text), /out of date/);
-      assert.equal(ciRequestCount(h), before);
+      assert.equal(h.ci.requests.length, before);
     });
   });
 
@@ -378,6 +372,6 @@ describe('/ci env', () => {
     } finally {
       await redis.quit();
     }
-    assertNothingRejected(h);
+    assertSlackAccepted(h);
   });
 });
