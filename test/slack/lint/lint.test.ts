@@ -67,7 +67,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
     const { id, ack } = await lintInModal('language: ruby\nrvm:\n  - 3.2\n');
     assert.equal(ack.response_action, 'update');
     assert.match(visibleText(ack.view as Json), /Checking your configuration/);
-    const result = await modalUpdate(h, id, { after: 0 });
+    const result = await modalUpdate(h, id);
     assert.match(visibleText(result), /No warnings/);
     const request = lintRequests().at(-1);
     assert.equal(request?.method, 'POST');
@@ -77,7 +77,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
 
   it('lists the warnings with their key paths, escaped', async () => {
     const { id } = await lintInModal('"<!channel>": 1\nfoo: bar\n');
-    const text = visibleText(await modalUpdate(h, id, { after: 0 }));
+    const text = visibleText(await modalUpdate(h, id));
     assert.match(text, /3 warnings/);
     assert.match(text, /`&lt;!channel&gt;`: unexpected key \\"&lt;!channel&gt;\\", dropping/);
     assert.match(text, /`foo`: unexpected key \\"foo\\", dropping/);
@@ -89,7 +89,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
   it('cuts a very long list of warnings to fit, saying how many are shown', async () => {
     const config = Array.from({ length: 300 }, (_, i) => `unknown_key_number_${i}: true`).join('\n');
     const { id } = await lintInModal(config);
-    const result = await modalUpdate(h, id, { after: 0 });
+    const result = await modalUpdate(h, id);
     const text = visibleText(result);
     assert.match(text, /301 warnings/);
     assert.match(text, /showing \d+ of 301 warnings/);
@@ -104,7 +104,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
 
   it('works for a user without rights on any repository (linting needs none)', async () => {
     const { id } = await lintInModal('language: go\n', 'U0VISITOR');
-    assert.match(visibleText(await modalUpdate(h, id, { after: 0 })), /No warnings/);
+    assert.match(visibleText(await modalUpdate(h, id)), /No warnings/);
     assert.equal(lintRequests().at(-1)?.headers.authorization, 'token token-visitor');
   });
 
@@ -122,7 +122,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
     h.ci.fault({ method: 'POST', path: '/lint' }, { status: 503, times: 1 });
     const { id } = await lintInModal('language: ruby\n');
     assert.match(
-      visibleText(await modalUpdate(h, id, { after: 0 })),
+      visibleText(await modalUpdate(h, id)),
       /travis-ci\.com is having trouble \(it answered 503\)/,
     );
   });
