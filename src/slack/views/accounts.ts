@@ -6,8 +6,8 @@ import { escapeMrkdwn, inlineCode, link, singleLine } from '../text/escape.js';
 import { fitList } from '../text/fit-list.js';
 import { formatNumber, plural, timeAgo } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
-import { context, section } from './blocks.js';
-import { lineSections } from './line-sections.js';
+import { section } from './blocks.js';
+import { listBlocks } from './lists.js';
 import { repoLink, type Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
@@ -23,12 +23,18 @@ const ACCOUNTS: Noun = ['account', 'accounts'];
 const REPOSITORIES: Noun = ['repository', 'repositories'];
 const ANNOUNCEMENTS: Noun = ['announcement', 'announcements'];
 
-/** A title, the lines that fit, and "showing N of M" (or the count) underneath. */
-function listBlocks(title: string, lines: string[], [one, many]: Noun): Block[] {
-  const fitted = fitList(lines, (line) => line, { maxItems: MAX_ITEMS, maxChars: MAX_LIST_CHARS });
-  const blocks: Block[] = [section(title), ...lineSections(fitted.shown)];
-  blocks.push(context(fitted.note ? `_${fitted.note} ${many}_` : `_${plural(lines.length, one, many)}_`));
-  return blocks;
+/** A title, the items that fit, and "showing N of M" (or how many there are) underneath. */
+function titledList<T>(
+  title: string,
+  items: readonly T[],
+  render: (item: T) => string,
+  [one, many]: Noun,
+): Block[] {
+  const whole = plural(items.length, one, many);
+  return [
+    section(title),
+    ...listBlocks(items, render, { maxItems: MAX_ITEMS, maxChars: MAX_LIST_CHARS, noun: many, whole }),
+  ];
 }
 
 export interface AccountsInput {
@@ -48,21 +54,22 @@ export function accountsMessage(input: AccountsInput): SlackMessage {
       blocks: [section(`No accounts on ${where}.${hint}`)],
     };
   }
-  const lines = input.accounts.map((account) => {
-    const name =
-      account.name && account.name !== account.login ? ` (${escapeMrkdwn(singleLine(account.name))})` : '';
-    const repos =
-      typeof account.repos_count === 'number'
-        ? ` · ${plural(account.repos_count, 'repository', 'repositories')}`
-        : '';
-    const subscribed = account.subscribed ? ' · subscribed' : '';
-    return `• ${link(profileWebUrl(input.site.webUrl, account.login), account.login)}${name} · ${escapeMrkdwn(account.type)}${repos}${subscribed}`;
-  });
   const title = input.all ? `*All your accounts on ${where}*` : `*Accounts you administer on ${where}*`;
   return {
     text: `${plural(input.accounts.length, 'account')} on ${input.site.label}`,
-    blocks: listBlocks(title, lines, ACCOUNTS),
+    blocks: titledList(title, input.accounts, (account) => accountLine(account, input.site), ACCOUNTS),
   };
+}
+
+function accountLine(account: Account, site: Site): string {
+  const name =
+    account.name && account.name !== account.login ? ` (${escapeMrkdwn(singleLine(account.name))})` : '';
+  const repos =
+    typeof account.repos_count === 'number'
+      ? ` · ${plural(account.repos_count, 'repository', 'repositories')}`
+      : '';
+  const subscribed = account.subscribed ? ' · subscribed' : '';
+  return `• ${link(profileWebUrl(site.webUrl, account.login), account.login)}${name} · ${escapeMrkdwn(account.type)}${repos}${subscribed}`;
 }
 
 export interface ReposInput {
@@ -102,10 +109,14 @@ export function reposMessage(input: ReposInput): SlackMessage {
   if (input.repos.length === 0) {
     return { text: 'No repositories found.', blocks: [section(`No repositories ${which}.`)] };
   }
-  const lines = input.repos.map((repo) => repoLine(repo, input.site, input.now));
   return {
     text: `${plural(input.repos.length, 'repository', 'repositories')} found`,
-    blocks: listBlocks(`*Repositories ${which}*`, lines, REPOSITORIES),
+    blocks: titledList(
+      `*Repositories ${which}*`,
+      input.repos,
+      (repo) => repoLine(repo, input.site, input.now),
+      REPOSITORIES,
+    ),
   };
 }
 
@@ -147,10 +158,14 @@ export function broadcastsMessage(broadcasts: Broadcast[], site: Site): SlackMes
       blocks: [section(`No announcements from ${escapeMrkdwn(label)}.`)],
     };
   }
-  const lines = broadcasts.map((b) => `• ${escapeMrkdwn(truncate(singleLine(b.message), 500))}`);
   return {
     text: `${plural(broadcasts.length, 'announcement')} from ${label}`,
-    blocks: listBlocks(`*Announcements from ${escapeMrkdwn(label)}*`, lines, ANNOUNCEMENTS),
+    blocks: titledList(
+      `*Announcements from ${escapeMrkdwn(label)}*`,
+      broadcasts,
+      (b) => `• ${escapeMrkdwn(truncate(singleLine(b.message), 500))}`,
+      ANNOUNCEMENTS,
+    ),
   };
 }
 

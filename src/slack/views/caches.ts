@@ -6,7 +6,7 @@ import { escapeMrkdwn, inlineCode, mention, singleLine } from '../text/escape.js
 import { formatBytes, plural, timeAgo } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
 import { actions, type Button, button, header, section } from './blocks.js';
-import { listBlocks } from './lines.js';
+import { listBlocks } from './lists.js';
 import { repoLink, type Site } from './site.js';
 
 /** Cache list, the delete prompt with its confirmation dialog, and the announcement of a deletion. */

@@ -6,7 +6,7 @@ import { escapeMrkdwn, inlineCode, mention } from '../text/escape.js';
 import { MAX_BLOCKS_PER_MESSAGE } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
 import { actions, type Button, button, type Confirmation, context, header, section } from './blocks.js';
-import { shownTextLength } from './lines.js';
+import { blockTextLength } from './fit-blocks.js';
 import { type ModalView, modal, textInput } from './modal.js';
 import { infoModal, waitingModal } from './modal-states.js';
 import { repoLink, type Site } from './site.js';
@@ -43,7 +43,7 @@ export function envListMessage(repo: Repository, vars: ShownEnvVar[], site: Site
       `${inlineCode(truncate(envVar.name, SHOWN_NAME_CHARS))} = ${value}`,
       unsetButton(repo, envVar, site),
     );
-    textBudget -= shownTextLength(block);
+    textBudget -= blockTextLength(block);
     if (shown >= MAX_LISTED || textBudget < 0) break;
     blocks.push(block);
     shown += 1;

@@ -10,6 +10,7 @@ import { codeBlock } from '../text/code-block.js';
 import { escapeMrkdwn, inlineCode, mention } from '../text/escape.js';
 import { MAX_SECTION_TEXT } from '../text/limits.js';
 import { actions, button, context, section } from './blocks.js';
+import { packLines } from './lists.js';
 import { type ModalView, modal, textInput } from './modal.js';
 import { infoModal, waitingModal } from './modal-states.js';
 import { repoLink, type Site } from './site.js';
@@ -136,19 +137,10 @@ export function encryptingModal(slug: string): ModalView {
 
 /** The snippet in code blocks of at most MAX_SECTION_TEXT characters, split between entries. */
 function snippetBlocks(outcome: EncryptOutcome): Block[] {
-  const budget = MAX_SECTION_TEXT - CODE_FENCES;
-  const chunks: string[] = [];
-  let chunk = SECURE_YAML_HEADER;
-  for (const entry of outcome.values.map(secureYamlEntry)) {
-    if (chunk.length + 1 + entry.length > budget) {
-      chunks.push(chunk);
-      chunk = entry;
-    } else {
-      chunk = `${chunk}\n${entry}`;
-    }
-  }
-  chunks.push(chunk);
-  return chunks.map((text) => section(codeBlock(text, MAX_SECTION_TEXT)));
+  const lines = [SECURE_YAML_HEADER, ...outcome.values.map(secureYamlEntry)];
+  return packLines(lines, MAX_SECTION_TEXT - CODE_FENCES).map((text) =>
+    section(codeBlock(text, MAX_SECTION_TEXT)),
+  );
 }
 
 export function encryptResultModal(outcome: EncryptOutcome): ModalView {

@@ -4,11 +4,10 @@ import { keyPath, type LintWarning } from '../../ops/lint.js';
 import { VIEWS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { escapeMrkdwn, inlineCode } from '../text/escape.js';
-import { fitList } from '../text/fit-list.js';
 import { plural } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
-import { context, section } from './blocks.js';
-import { lineSections } from './line-sections.js';
+import { section } from './blocks.js';
+import { listBlocks } from './lists.js';
 import { type ModalView, modal, textInput } from './modal.js';
 import { infoModal, waitingModal } from './modal-states.js';
 
@@ -65,16 +64,14 @@ export function lintResultBlocks(warnings: readonly LintWarning[]): Block[] {
   if (warnings.length === 0) {
     return [section(':white_check_mark: No warnings: the configuration looks valid.')];
   }
-  const fitted = fitList(warnings, warningLine, {
-    maxItems: MAX_WARNINGS_SHOWN,
-    maxChars: MAX_WARNING_CHARS,
-  });
-  const blocks: Block[] = [
+  return [
     section(`:warning: *${plural(warnings.length, 'warning')}*`),
-    ...lineSections(fitted.shown),
+    ...listBlocks(warnings, warningLine, {
+      maxItems: MAX_WARNINGS_SHOWN,
+      maxChars: MAX_WARNING_CHARS,
+      noun: 'warnings',
+    }),
   ];
-  if (fitted.note) blocks.push(context(`_${fitted.note} warnings_`));
-  return blocks;
 }
 
 function summary(warnings: readonly LintWarning[]): string {

@@ -8,7 +8,8 @@ import { escapeMrkdwn, inlineCode, link, mention, singleLine } from '../text/esc
 import { formatDuration, timeAgo } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
 import { actions, button, context, fields, header, section } from './blocks.js';
-import { listBlocks, subjectOf } from './lines.js';
+import { commitSubject } from './build-format.js';
+import { listBlocks } from './lists.js';
 import { repoLink, type Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
@@ -113,7 +114,7 @@ function branchLine({ branch, build, commit }: BranchBuild, repo: Repository, si
   if (typeof build.duration === 'number' && build.duration > 0) parts.push(formatDuration(build.duration));
   const when = build.finished_at ?? build.started_at;
   if (when) parts.push(timeAgo(when, now));
-  const subject = subjectOf(commit?.message, 60);
+  const subject = commitSubject(commit?.message, 60);
   if (subject) parts.push(escapeMrkdwn(subject));
   return parts.join(' · ');
 }
@@ -162,7 +163,7 @@ function requestLine({ request, commit }: RequestEntry, now: Date): string {
   if (branch) parts[0] += ` on *${escapeMrkdwn(truncate(singleLine(branch), 100))}*`;
   const sha = commit?.sha ?? request.head_commit;
   if (sha) parts.push(inlineCode(sha.slice(0, 7)));
-  const subject = subjectOf(commit?.message, 60);
+  const subject = commitSubject(commit?.message, 60);
   if (subject) parts.push(escapeMrkdwn(subject));
   if (request.created_at) parts.push(timeAgo(request.created_at, now));
   let line = parts.join(' · ');
