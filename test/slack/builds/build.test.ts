@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { type Harness, SIGNING_SECRET, startHarness } from '../../helpers/app-harness.js';
+import { type Harness, SIGNING_SECRET, startLinkedHarness } from '../../helpers/app-harness.js';
 import { elementOf, hasElement, shownText } from '../../helpers/slack-messages.js';
 import { blockActionsBody, postToApp } from '../../helpers/slack-requests.js';
 
 describe('/ci build and the build card', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   afterEach(() => assert.deepEqual(h.slack.rejected(), []));
   after(() => h.close());

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { type Harness, startHarness } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness } from '../../helpers/app-harness.js';
 import { hasElement, shownText } from '../../helpers/slack-messages.js';
 
 describe('/ci logs and /ci jobs', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   afterEach(() => assert.deepEqual(h.slack.rejected(), []));
   after(() => h.close());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import {
   ANSWER_MS,
   ackBody,
@@ -22,9 +22,7 @@ describe('/ci encrypt', () => {
   let h: Harness;
   const acks: string[] = [];
   before(async () => {
-    h = await startHarness({ captureLogs: true, ciRequestTimeoutMs: CI_TIMEOUT_MS });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ captureLogs: true, ciRequestTimeoutMs: CI_TIMEOUT_MS });
     h.ci.state.addRepo({ slug: 'rkh/vault', id: 7001 });
     h.ci.state.grant('rkh', 7001, 'admin');
     // The fake makes a repository's key pair on first use; make it now, not inside a timed request.

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import { ANSWER_MS, CI_TIMEOUT_MS } from '../../helpers/modals.js';
 import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
 describe('/ci pubkey', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
     // The fake makes a repository's key pair on first use; make it now, not inside a timed request.
     h.ci.state.keyOf(9001);
   });

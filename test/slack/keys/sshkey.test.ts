@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import {
   ANSWER_MS,
   ackBody,
@@ -26,9 +26,7 @@ describe('/ci sshkey', () => {
   let h: Harness;
   const acks: string[] = [];
   before(async () => {
-    h = await startHarness({ captureLogs: true, ciRequestTimeoutMs: CI_TIMEOUT_MS });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ captureLogs: true, ciRequestTimeoutMs: CI_TIMEOUT_MS });
   });
   after(() => h.close());
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import {
   ANSWER_MS,
   ackBody,
@@ -16,9 +16,7 @@ type Json = Record<string, unknown>;
 describe('/ci lint and the "Lint CI config" shortcut', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
   });
   after(() => h.close());
 

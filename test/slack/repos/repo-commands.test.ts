@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
 describe('/ci repo, enable, disable, branches, requests', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
     const evil = h.ci.state.addRepo({
       slug: 'evil/repo',
       id: 7777,

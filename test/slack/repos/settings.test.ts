@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import { modalUpdate, openedModal } from '../../helpers/modals.js';
 import { assertSlackAccepted, elementOf, type Message, shownText } from '../../helpers/slack-messages.js';
 
@@ -26,9 +26,7 @@ function untouched(view: Message): Values {
 describe('/ci settings', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   after(() => h.close());
 
@@ -242,9 +240,7 @@ describe('/ci settings', () => {
 describe('/ci caches', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
     const evil = h.ci.state.addRepo({ slug: 'evil/caches', id: 7901 });
     h.ci.state.grant('rkh', evil, 'admin');
     h.ci.state.addCache(evil, { branch: '<!channel>', slug: 'cache-<!here>', size: 1536 });

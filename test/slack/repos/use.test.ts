@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
 describe('/ci use', () => {
   let h: Harness;
   const channelId = 'C0USE';
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   after(() => h.close());
 
