@@ -19,6 +19,20 @@ export interface Interaction {
   logger: Logger;
 }
 
+/**
+ * Acknowledges a Slack request first of all (Slack waits at most 3 s, and neither the CI service
+ * nor Redis may delay it) and records how long the ack took.
+ */
+export async function ackAtOnce(
+  services: Services,
+  kind: 'command' | 'action' | 'shortcut',
+  ack: () => Promise<void>,
+): Promise<void> {
+  const started = performance.now();
+  await ack();
+  services.metrics.observeAck(kind, performance.now() - started);
+}
+
 /** Where an interaction comes from, as each Slack surface reads it from its payload. */
 export interface InteractionSource {
   actor: Actor;

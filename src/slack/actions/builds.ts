@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import { DEFAULT_LOG_LINES } from '../../ops/logs.js';
+import type { BuildOrJobRef } from '../../ops/references.js';
 import type { Services } from '../../services.js';
 import { control, showBuild, showBuilds, showLog } from '../build-flows.js';
 import { ACTIONS } from '../ids.js';
@@ -43,29 +44,18 @@ export function registerBuildActions(app: App, services: Services): void {
     },
   );
 
-  for (const [action, verb] of [
-    [ACTIONS.restartBuild, 'restart'],
-    [ACTIONS.cancelBuild, 'cancel'],
+  for (const [action, verb, type] of [
+    [ACTIONS.restartBuild, 'restart', 'build'],
+    [ACTIONS.cancelBuild, 'cancel', 'build'],
+    [ACTIONS.restartJob, 'restart', 'job'],
+    [ACTIONS.cancelJob, 'cancel', 'job'],
   ] as const) {
     onAction(
       app,
       services,
       action,
-      (v) => ({ deployment: v.d, action: `${verb} build ${v.id}`, isChange: true }),
-      (ctx, v) => control(ctx, v.d, verb, { type: 'build', ref: { kind: 'id', id: v.id } }),
-    );
-  }
-
-  for (const [action, verb] of [
-    [ACTIONS.restartJob, 'restart'],
-    [ACTIONS.cancelJob, 'cancel'],
-  ] as const) {
-    onAction(
-      app,
-      services,
-      action,
-      (v) => ({ deployment: v.d, action: `${verb} job ${v.id}`, isChange: true }),
-      (ctx, v) => control(ctx, v.d, verb, { type: 'job', ref: { kind: 'id', id: v.id } }),
+      (v) => ({ deployment: v.d, action: `${verb} ${type} ${v.id}`, isChange: true }),
+      (ctx, v) => control(ctx, v.d, verb, idRef(type, v.id)),
     );
   }
 
@@ -76,4 +66,8 @@ export function registerBuildActions(app: App, services: Services): void {
     (v) => ({ deployment: v.d, action: `read the log of job ${v.id}` }),
     (ctx, v) => showLog(ctx, v.d, { kind: 'id', id: v.id }, DEFAULT_LOG_LINES),
   );
+}
+
+function idRef(type: 'build' | 'job', id: number): BuildOrJobRef {
+  return type === 'build' ? { type, ref: { kind: 'id', id } } : { type, ref: { kind: 'id', id } };
 }

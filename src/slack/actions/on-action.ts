@@ -1,7 +1,13 @@
 import type { App, BlockAction, BlockElementAction, RespondFn, webApi } from '@slack/bolt';
 import type { Services } from '../../services.js';
 import { type ActionSpec, type ActionValue, decodeValue } from '../ids.js';
-import { createInteraction, type FailureContext, guarded, type Interaction } from '../interaction.js';
+import {
+  ackAtOnce,
+  createInteraction,
+  type FailureContext,
+  guarded,
+  type Interaction,
+} from '../interaction.js';
 
 export interface ActionContext extends Interaction {
   /** The message the button sits in, when it sits in one. */
@@ -37,9 +43,7 @@ export function onAction<A extends ActionSpec>(
   app.action<BlockAction<BlockElementAction>>(
     matcher(action),
     async ({ ack, body, action: element, respond, client }) => {
-      const started = performance.now();
-      await ack();
-      services.metrics.observeAck('action', performance.now() - started);
+      await ackAtOnce(services, 'action', ack);
       services.metrics.countSlackRequest('action', action.id);
       const ctx = actionContext(services, body, respond, client);
       const value = decodeValue(action, rawValue(element));

@@ -4,7 +4,7 @@ import { chooseDeployment } from '../../ops/actor.js';
 import type { Services } from '../../services.js';
 import type { ChannelDefault } from '../../store/channel-defaults.js';
 import { StoreUnavailableError } from '../../store/kv.js';
-import { createInteraction, guarded, reportFailure } from '../interaction.js';
+import { ackAtOnce, createInteraction, guarded, reportFailure } from '../interaction.js';
 import { parseRepoRef, type RepoRef } from '../refs.js';
 import type { CommandContext, CommandHandler } from './context.js';
 import { COMMAND_HANDLERS } from './handlers/index.js';
@@ -18,9 +18,7 @@ export const SLASH_COMMAND = '/ci';
  */
 export function registerSlashCommand(app: App, services: Services): void {
   app.command(SLASH_COMMAND, async ({ ack, command, respond, client }) => {
-    const started = performance.now();
-    await ack();
-    services.metrics.observeAck('command', performance.now() - started);
+    await ackAtOnce(services, 'command', ack);
     await runCommand(services, command, respond, client);
   });
 }

@@ -4,7 +4,7 @@ import { extractCodeBlock, lintConfiguration } from '../../ops/lint.js';
 import type { Services } from '../../services.js';
 import { actAs } from '../acting.js';
 import { SHORTCUTS } from '../ids.js';
-import { createInteraction, guarded } from '../interaction.js';
+import { ackAtOnce, createInteraction, guarded } from '../interaction.js';
 import { lintResultMessage, noCodeBlockMessage } from '../views/lint.js';
 
 /**
@@ -15,9 +15,7 @@ export function registerLintShortcut(app: App, services: Services): void {
   app.shortcut<MessageShortcut>(
     { callback_id: SHORTCUTS.lintMessage, type: 'message_action' },
     async ({ ack, shortcut, respond, client }) => {
-      const started = performance.now();
-      await ack();
-      services.metrics.observeAck('shortcut', performance.now() - started);
+      await ackAtOnce(services, 'shortcut', ack);
       services.metrics.countSlackRequest('shortcut', SHORTCUTS.lintMessage);
       const actor = { teamId: shortcut.team?.id ?? shortcut.user.team_id ?? '', userId: shortcut.user.id };
       const ix = createInteraction(services, client, {
