@@ -1,11 +1,12 @@
 import type { User } from '../../ci/schemas.js';
 import { profileWebUrl } from '../../ci/web-links.js';
+import type { Deployment } from '../../config.js';
 import type { LinkedAccount } from '../../store/linked-accounts.js';
 import { helpSections } from '../commands/index.js';
 import { ACTIONS, VIEWS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { escapeMrkdwn, link } from '../text/escape.js';
-import { actions, button, context, header, section } from './blocks.js';
+import { actions, type Button, button, context, header, section } from './blocks.js';
 import { type ModalView, modal, textInput } from './modal.js';
 import { infoModal, waitingModal } from './modal-states.js';
 import type { Site } from './site.js';
@@ -70,6 +71,11 @@ export function checkingModal(label: string): ModalView {
 export function linkedModal(account: LinkedAccount, label: string): ModalView {
   const text = `:white_check_mark: Linked as *${escapeMrkdwn(account.ciLogin)}* on ${escapeMrkdwn(label)}. Your commands and clicks now act with this account.`;
   return infoModal('Account linked', [section(text)], 'Done');
+}
+
+/** The button that opens the login modal of a deployment (under "link your account" answers). */
+export function linkAccountButton(deployment: Deployment): Button {
+  return button(ACTIONS.linkAccount, 'Link account', { d: deployment }, { style: 'primary' });
 }
 
 export interface WhoamiEntry {

@@ -1,5 +1,5 @@
-import type { Cache, Repository } from '../../ci/schemas.js';
-import { type CacheFilter, totalBytes } from '../../ops/caches.js';
+import type { Cache } from '../../ci/schemas.js';
+import { type CacheFilter, type CacheList, totalBytes } from '../../ops/caches.js';
 import { ACTIONS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { escapeMrkdwn, inlineCode, mention, singleLine } from '../text/escape.js';
@@ -18,14 +18,8 @@ export function filterWords(filter: CacheFilter): string {
   return `${branch}${match}`;
 }
 
-export function cachesMessage(
-  repo: Repository,
-  caches: Cache[],
-  bytes: number,
-  filter: CacheFilter,
-  site: Site,
-  now: Date,
-): SlackMessage {
+export function cachesMessage(list: CacheList, filter: CacheFilter, site: Site, now: Date): SlackMessage {
+  const { repo, caches, bytes } = list;
   const title = `Caches of ${repo.slug}`;
   const summary = `${plural(caches.length, 'cache')}${filterWords(filter)}, ${formatBytes(bytes)} in all.`;
   const blocks: Block[] = [header(title)];
@@ -41,9 +35,7 @@ export function cachesMessage(
       noun: 'caches',
     }),
   );
-  blocks.push(
-    ...actions([deleteButton(repo, caches, bytes, filter, site, { quiet: false }, 'Delete these caches')]),
-  );
+  blocks.push(...actions([deleteButton(list, filter, site, { quiet: false, label: 'Delete these caches' })]));
   return { text: escapeMrkdwn(`${title}: ${caches.length}, ${formatBytes(bytes)}`), blocks };
 }
 
@@ -55,13 +47,12 @@ function cacheLine(cache: Cache, now: Date): string {
 
 /** `caches … delete`: what would go, with a Delete button whose dialog repeats the filter and the count. */
 export function cachesDeletePrompt(
-  repo: Repository,
-  caches: Cache[],
-  bytes: number,
+  list: CacheList,
   filter: CacheFilter,
   site: Site,
   options: { quiet: boolean },
 ): SlackMessage {
+  const { repo, caches, bytes } = list;
   if (caches.length === 0) {
     return { text: `${repoLink(site, repo.slug)} has no caches${filterWords(filter)}: nothing to delete.` };
   }
@@ -72,20 +63,17 @@ export function cachesDeletePrompt(
       section(
         `Delete ${what} of ${repoLink(site, repo.slug)}${filterWords(filter)}? The next builds will rebuild them, and may take longer.`,
       ),
-      ...actions([deleteButton(repo, caches, bytes, filter, site, options, 'Delete')]),
+      ...actions([deleteButton(list, filter, site, { quiet: options.quiet, label: 'Delete' })]),
     ],
   };
 }
 
 /** `quiet` (the command's --quiet) keeps the click's change out of the channel. */
 function deleteButton(
-  repo: Repository,
-  caches: Cache[],
-  bytes: number,
+  { repo, caches, bytes }: CacheList,
   filter: CacheFilter,
   site: Site,
-  options: { quiet: boolean },
-  label: string,
+  options: { quiet: boolean; label: string },
 ): Button | undefined {
   // What ACTIONS.deleteCaches can carry; longer values cannot come from the parser.
   if (repo.slug.length > 300 || (filter.branch?.length ?? 0) > 255 || (filter.match?.length ?? 0) > 255) {
@@ -93,7 +81,7 @@ function deleteButton(
   }
   return button(
     ACTIONS.deleteCaches,
-    label,
+    options.label,
     {
       d: site.deployment,
       repo: repo.slug,

@@ -3,6 +3,7 @@ import type { DescribedError } from '../../ops/describe-error.js';
 import { ACTIONS } from '../ids.js';
 import type { SlackMessage } from '../reply.js';
 import { escapeMrkdwn } from '../text/escape.js';
+import { linkAccountButton } from './account.js';
 import { actions, button, section } from './blocks.js';
 
 export interface ErrorOffers {
@@ -17,12 +18,7 @@ export function errorMessage(described: DescribedError, offers: ErrorOffers): Sl
   if (described.offer === 'link_account') {
     return {
       text: described.text,
-      blocks: [
-        section(text),
-        ...actions([
-          button(ACTIONS.linkAccount, 'Link account', { d: offers.deployment }, { style: 'primary' }),
-        ]),
-      ],
+      blocks: [section(text), ...actions([linkAccountButton(offers.deployment)])],
     };
   }
   if (described.offer === 'open_on_new_deployment' && offers.rerun) {

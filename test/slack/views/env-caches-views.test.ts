@@ -106,9 +106,7 @@ describe('cache views', () => {
   it('the delete dialog repeats the filter, the count and the size', () => {
     const caches = [cache(0), cache(1)];
     const prompt = cachesDeletePrompt(
-      repository(),
-      caches,
-      3 * 1024 * 1024,
+      { repo: repository(), caches, bytes: 3 * 1024 * 1024 },
       { branch: 'main', match: 'rvm' },
       SITE,
       { quiet: false },
@@ -124,7 +122,7 @@ describe('cache views', () => {
     const caches = Array.from({ length: 500 }, (_, i) =>
       cache(i, { slug: `<!here>${'s'.repeat(200)}`, branch: '<!channel>' }),
     );
-    const message = cachesMessage(repository(), caches, 123, {}, SITE, NOW);
+    const message = cachesMessage({ repo: repository(), caches, bytes: 123 }, {}, SITE, NOW);
     const text = JSON.stringify(message);
     assert.match(text, /showing \d+ of 500 caches/);
     assert.doesNotMatch(text.replace(/"value":"[^"]*"/g, ''), /<!here>|<!channel>/);

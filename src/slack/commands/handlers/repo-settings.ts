@@ -31,11 +31,11 @@ export const repoSettingsHandlers = {
     const deleting = command.sub === 'delete';
     const action = deleting ? `delete the caches of ${subject}` : `list the caches of ${subject}`;
     await actAs(ctx, { deployment: ctx.deployment, action, subject }, async ({ session, site }) => {
-      const { repo, caches, bytes } = await listRepoCaches(session, command.repo, filter);
+      const list = await listRepoCaches(session, command.repo, filter);
       await ctx.reply.privately(
         deleting
-          ? cachesDeletePrompt(repo, caches, bytes, filter, site, { quiet: command.quiet })
-          : cachesMessage(repo, caches, bytes, filter, site, ctx.services.clock()),
+          ? cachesDeletePrompt(list, filter, site, { quiet: command.quiet })
+          : cachesMessage(list, filter, site, ctx.services.clock()),
       );
     });
   },
