@@ -15,7 +15,7 @@ export interface Submission {
   view: { team_id: string; callback_id: string; private_metadata: string };
 }
 
-export function submitterOf(body: Submission): Actor {
+function submitterOf(body: Submission): Actor {
   return { teamId: body.team?.id ?? body.view.team_id, userId: body.user.id };
 }
 
