@@ -1,7 +1,6 @@
 import type { ViewErrorsResponseAction, webApi } from '@slack/bolt';
 import type { z } from 'zod';
 import { parseJsonOrUndefined } from '../../json.js';
-import type { Actor } from '../../ops/actor.js';
 import type { Services } from '../../services.js';
 import { createInteraction, type Interaction } from '../interaction.js';
 import type { SlackMessage } from '../reply.js';
@@ -15,10 +14,6 @@ export interface Submission {
   view: { team_id: string; callback_id: string; private_metadata: string };
 }
 
-function submitterOf(body: Submission): Actor {
-  return { teamId: body.team?.id ?? body.view.team_id, userId: body.user.id };
-}
-
 /**
  * The interaction behind a submission: who submitted, and the channel the modal was opened from
  * (kept in its private_metadata), where announcements go. There is no response_url.
@@ -30,7 +25,7 @@ export function submissionInteraction(
   channelId: string | undefined,
 ): Interaction {
   return createInteraction(services, client, {
-    actor: submitterOf(body),
+    actor: { teamId: body.team?.id ?? body.view.team_id, userId: body.user.id },
     channelId,
     triggerId: undefined,
     respond: undefined,
