@@ -5,6 +5,7 @@ import type { Services } from '../../services.js';
 import { control, showBuild, showBuilds, showLog } from '../build-flows.js';
 import { ACTIONS } from '../ids.js';
 import { parseRepoRef } from '../refs.js';
+import { STALE_BUTTON_MESSAGE } from '../views/errors.js';
 import { onAction } from './on-action.js';
 
 /**
@@ -29,9 +30,7 @@ export function registerBuildActions(app: App, services: Services): void {
     async (ctx, v) => {
       const repo = parseRepoRef(v.repo);
       if (!repo) {
-        await ctx.reply.privately({
-          text: 'This button is out of date. Run the command again to get a fresh one.',
-        });
+        await ctx.reply.privately(STALE_BUTTON_MESSAGE);
         return;
       }
       const event = v.event === 'push' || v.event === 'pull_request' ? v.event : undefined;

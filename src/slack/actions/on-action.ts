@@ -8,6 +8,7 @@ import {
   guarded,
   type Interaction,
 } from '../interaction.js';
+import { STALE_BUTTON_MESSAGE } from '../views/errors.js';
 
 export interface ActionContext extends Interaction {
   /** The message the button sits in, when it sits in one. */
@@ -48,9 +49,7 @@ export function onAction<A extends ActionSpec>(
       const ctx = actionContext(services, body, respond, client);
       const value = decodeValue(action, rawValue(element));
       if (!value) {
-        await ctx.reply.privately({
-          text: 'This button is out of date. Run the command again to get a fresh one.',
-        });
+        await ctx.reply.privately(STALE_BUTTON_MESSAGE);
         return;
       }
       const about = describe(value);

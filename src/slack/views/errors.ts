@@ -12,6 +12,11 @@ export interface ErrorOffers {
   rerun?: { deployment: Deployment; text: string; label: string };
 }
 
+/** For a click whose value cannot be read (an old message, or one altered on the way). */
+export const STALE_BUTTON_MESSAGE: SlackMessage = {
+  text: 'This button is out of date. Run the command again to get a fresh one.',
+};
+
 /** The private message for a failure, with a button when the user can fix it with one click. */
 export function errorMessage(described: DescribedError, offers: ErrorOffers): SlackMessage {
   const text = `:warning: ${escapeMrkdwn(described.text)}`;
