@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Harness } from './app-harness.js';
 import type { Message } from './slack-messages.js';
+import type { AppResponse } from './slack-requests.js';
 
 /** Waiting for the modals the app opens and fills, and submitting them. */
 
@@ -71,6 +72,27 @@ export async function openAndFill(
   const { id } = await openedModal(h, { triggerId });
   const view = await modalUpdate(h, id, { timeoutMs: options.timeoutMs });
   return { id, view, ackMs: ack.ms, responseUrl };
+}
+
+/**
+ * Submits the modal as Slack would: with its own callback_id and private_metadata, and `values`
+ * (block_id → action_id → element state, see `textValue`) as the user left them.
+ */
+export function submitModal(
+  h: Harness,
+  modal: { id: string; view: Message },
+  values: Record<string, Record<string, object>>,
+  options: { userId?: string } = {},
+): Promise<AppResponse> {
+  return h.submit({
+    ...(options.userId ? { userId: options.userId } : {}),
+    view: {
+      id: modal.id,
+      callbackId: String(modal.view.callback_id),
+      privateMetadata: String(modal.view.private_metadata),
+      values,
+    },
+  });
 }
 
 /** What a submitted plain text input looks like in `view.state.values`. */

@@ -7,6 +7,7 @@ import {
   CI_TIMEOUT_MS,
   modalUpdate,
   openedModal,
+  submitModal,
   textValue,
 } from '../../helpers/modals.js';
 import { assertSlackAccepted } from '../../helpers/slack-messages.js';
@@ -27,15 +28,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
     const { ack, triggerId } = await h.command('lint', userId ? { userId } : {});
     assert.ok(ack.ms < 1000);
     const { id, view } = await openedModal(h, { triggerId });
-    const submitted = await h.submit({
-      ...(userId ? { userId } : {}),
-      view: {
-        id,
-        callbackId: 'view.lint',
-        privateMetadata: String(view.private_metadata),
-        values: { config: textValue(config) },
-      },
-    });
+    const submitted = await submitModal(h, { id, view }, { config: textValue(config) }, { userId });
     assert.ok(submitted.ms < 1000);
     return { id, ack: ackBody(submitted) };
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { modalUpdate, openedModal, updatesOf } from '../../helpers/modals.js';
+import { modalUpdate, openedModal, submitModal, textValue, updatesOf } from '../../helpers/modals.js';
 import {
   assertSlackAccepted,
   elementOf,
@@ -79,18 +79,15 @@ describe('repository commands when the CI service is down or slow', () => {
     };
 
   const submission =
-    (name: string, id: () => string, callbackId: string, view: () => Message, values: object): Scenario =>
+    (
+      name: string,
+      modal: () => { id: string; view: Message },
+      values: Record<string, Record<string, object>>,
+    ): Scenario =>
     async () => {
-      const since = updatesOf(h, id());
-      const ack = await h.submit({
-        view: {
-          id: id(),
-          callbackId,
-          privateMetadata: String(view().private_metadata),
-          values: values as Record<string, Record<string, object>>,
-        },
-      });
-      const updated = await modalUpdate(h, id(), {
+      const since = updatesOf(h, modal().id);
+      const ack = await submitModal(h, modal(), values);
+      const updated = await modalUpdate(h, modal().id, {
         matching: /:warning:/,
         timeoutMs: ANSWER_WAIT_MS,
         after: since,
@@ -124,24 +121,10 @@ describe('repository commands when the CI service is down or slow', () => {
       });
       return { ms: ack.ms, triggerId };
     }),
-    submission(
-      'env set submit',
-      () => envModal.id,
-      'view.env_set',
-      () => envModal.view,
-      {
-        env_value: { value: { type: 'plain_text_input', value: 'a value' } },
-      },
-    ),
-    submission(
-      'settings submit',
-      () => settingsEditor.id,
-      'view.settings',
-      () => settingsEditor.view,
-      {
-        'settings.value.maximum_number_of_builds': { value: { type: 'number_input', value: '7' } },
-      },
-    ),
+    submission('env set submit', () => envModal, { env_value: textValue('a value') }),
+    submission('settings submit', () => settingsEditor, {
+      'settings.value.maximum_number_of_builds': { value: { type: 'number_input', value: '7' } },
+    }),
   ];
 
   /** One after another: a burst of failures at once would measure the machine, not the ack. */

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
 import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
-import { modalUpdate, openedModal } from '../../helpers/modals.js';
+import { modalUpdate, openedModal, submitModal, textValue } from '../../helpers/modals.js';
 import { assertNotLeaked, leakSurfaces } from '../../helpers/secret-leaks.js';
 import { assertSlackAccepted, elementOf, shownText } from '../../helpers/slack-messages.js';
 
@@ -25,15 +25,7 @@ describe('/ci env', () => {
     const since = h.slack.calls.length;
     await h.command(text, userId ? { userId } : {});
     const opened = await openedModal(h, { since });
-    const ack = await h.submit({
-      ...(userId ? { userId } : {}),
-      view: {
-        id: opened.id,
-        callbackId: 'view.env_set',
-        privateMetadata: String(opened.view.private_metadata),
-        values: { env_value: { value: { type: 'plain_text_input', value } } },
-      },
-    });
+    const ack = await submitModal(h, opened, { env_value: textValue(value) }, { userId });
     return { opened, ack, since };
   }
 
@@ -170,14 +162,7 @@ describe('/ci env', () => {
       await h.command('env rails/rails set DEBUG --public');
       const opened = await openedModal(h, { since });
       assert.match(JSON.stringify(opened.view), /Public/);
-      await h.submit({
-        view: {
-          id: opened.id,
-          callbackId: 'view.env_set',
-          privateMetadata: String(opened.view.private_metadata),
-          values: { env_value: { value: { type: 'plain_text_input', value: 'verbose' } } },
-        },
-      });
+      await submitModal(h, opened, { env_value: textValue('verbose') });
       const post = await h.slack.waitForCall('chat.postMessage', (c) => /DEBUG/.test(String(c.args.text)));
       assert.match(String(post.args.text), /\(public\)$/);
       assert.equal(h.ci.state.envVarsOf(891).find((v) => v.name === 'DEBUG')?.public, true);
@@ -195,14 +180,7 @@ describe('/ci env', () => {
       const since = h.slack.calls.length;
       await h.command('env rails/rails set EMPTY_ONE');
       const opened = await openedModal(h, { since });
-      const ack = await h.submit({
-        view: {
-          id: opened.id,
-          callbackId: 'view.env_set',
-          privateMetadata: String(opened.view.private_metadata),
-          values: { env_value: { value: { type: 'plain_text_input', value: '   ' } } },
-        },
-      });
+      const ack = await submitModal(h, opened, { env_value: textValue('   ') });
       assert.deepEqual(JSON.parse(ack.body), {
         response_action: 'errors',
         errors: { env_value: 'Enter a value.' },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
 import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
-import { modalUpdate, openedModal } from '../../helpers/modals.js';
+import { modalUpdate, openedModal, submitModal } from '../../helpers/modals.js';
 import { assertSlackAccepted, elementOf, type Message, shownText } from '../../helpers/slack-messages.js';
 
 type Values = Record<string, Record<string, object>>;
@@ -41,10 +41,7 @@ describe('/ci settings', () => {
   }
 
   async function submit(id: string, editor: Message, values: Values, userId?: string) {
-    const ack = await h.submit({
-      ...(userId ? { userId } : {}),
-      view: { id, callbackId: 'view.settings', privateMetadata: String(editor.private_metadata), values },
-    });
+    const ack = await submitModal(h, { id, view: editor }, values, { userId });
     return JSON.parse(ack.body) as {
       response_action: string;
       errors?: Record<string, string>;
