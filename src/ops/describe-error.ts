@@ -126,6 +126,12 @@ function unavailableText(error: CiError, context: ErrorContext): string {
   return `${where} ${why}.${outcome}`;
 }
 
+/** The `code` an error carries (CiError, NotLinkedError …), for log lines; undefined when it has none. */
+export function errorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,5 +1,4 @@
 import type { Deployment } from '../config.js';
-import { openSession } from '../ops/actor.js';
 import {
   type ControlVerb,
   controlTarget,
@@ -18,34 +17,27 @@ import {
   resolveBuild,
   resolveJob,
 } from '../ops/resolve.js';
-import type { Services } from '../services.js';
+import { actAs, announceChange } from './acting.js';
 import { guarded, type Interaction } from './interaction.js';
 import { buildDetailMessage } from './views/build-card.js';
-import type { Site } from './views/build-format.js';
 import { buildListMessage, controlAnnouncement, controlConfirmation, statusMessage } from './views/builds.js';
 import { jobListMessage } from './views/jobs.js';
 import { logMessage } from './views/log.js';
 
 /**
  * The builds and jobs use cases as Slack runs them, shared by the slash commands and the buttons:
- * open the acting user's own session (NotLinkedError becomes "link your account" upstream, before
- * any CI request), run the use case under an error context that names what was asked for, render
- * and reply. Lookups answer privately; restart and cancel are announced in the channel.
+ * each runs as the acting user (`actAs`), renders and replies. Lookups answer privately; restart
+ * and cancel are announced in the channel.
  */
 
-export function siteOf(services: Services, deployment: Deployment): Site {
-  return { deployment, label: services.label(deployment), webUrl: services.ci.deployment(deployment).webUrl };
-}
-
 export async function showStatus(ix: Interaction, deployment: Deployment, repo: RepoRef): Promise<void> {
-  const { session, account } = await openSession(ix.services, ix.actor, deployment);
   const subject = describeRepoRef(repo);
-  await guarded(
+  await actAs(
     ix,
-    { deployment, action: `see the status of ${subject}`, subject, login: account.ciLogin },
-    async () => {
+    { deployment, action: `see the status of ${subject}`, subject },
+    async ({ session, site }) => {
       const status = await repoStatus(session, repo);
-      await ix.reply.privately(statusMessage(status, siteOf(ix.services, deployment), ix.services.clock()));
+      await ix.reply.privately(statusMessage(status, site, ix.services.clock()));
     },
   );
 }
@@ -63,25 +55,22 @@ export async function showBuilds(
   deployment: Deployment,
   request: BuildListRequest,
 ): Promise<void> {
-  const { session, account } = await openSession(ix.services, ix.actor, deployment);
   const subject = describeRepoRef(request.repo);
-  await guarded(
+  await actAs(
     ix,
-    { deployment, action: `list the builds of ${subject}`, subject, login: account.ciLogin },
-    async () => {
+    { deployment, action: `list the builds of ${subject}`, subject },
+    async ({ session, site }) => {
       const page = await listBuildPage(session, request.repo, request.filters, request.afterNumber);
-      const message = buildListMessage(page, siteOf(ix.services, deployment), ix.services.clock());
+      const message = buildListMessage(page, site, ix.services.clock());
       await ix.reply.privately(message, { replaceOriginal: request.replace ?? false });
     },
   );
 }
 
 export async function showBuild(ix: Interaction, deployment: Deployment, ref: BuildRef): Promise<void> {
-  const { session, account } = await openSession(ix.services, ix.actor, deployment);
   const subject = describeBuildRef(ref);
-  await guarded(ix, { deployment, action: `see ${subject}`, subject, login: account.ciLogin }, async () => {
+  await actAs(ix, { deployment, action: `see ${subject}`, subject }, async ({ session, site }) => {
     const { build, commit, jobs, repo } = await resolveBuild(session, ref);
-    const site = siteOf(ix.services, deployment);
     await ix.reply.privately(
       buildDetailMessage({ site, slug: repo.slug, build, commit, jobs, now: ix.services.clock() }),
     );
@@ -89,10 +78,9 @@ export async function showBuild(ix: Interaction, deployment: Deployment, ref: Bu
 }
 
 export async function showJobs(ix: Interaction, deployment: Deployment, filter: JobFilter): Promise<void> {
-  const { session, account } = await openSession(ix.services, ix.actor, deployment);
-  await guarded(ix, { deployment, action: 'list jobs', login: account.ciLogin }, async () => {
+  await actAs(ix, { deployment, action: 'list jobs' }, async ({ session, site }) => {
     const list = await findJobs(session, filter);
-    await ix.reply.privately(jobListMessage(list, siteOf(ix.services, deployment), ix.services.clock()));
+    await ix.reply.privately(jobListMessage(list, site, ix.services.clock()));
   });
 }
 
@@ -102,17 +90,14 @@ export async function showLog(
   ref: JobRef,
   lines: number,
 ): Promise<void> {
-  const { session, account } = await openSession(ix.services, ix.actor, deployment);
-  const login = account.ciLogin;
   const subject = describeJobRef(ref);
-  await guarded(ix, { deployment, action: `read the log of ${subject}`, subject, login }, async () => {
+  const about = { deployment, action: `read the log of ${subject}`, subject };
+  await actAs(ix, about, async ({ session, login, site }) => {
     const { job, repo } = await resolveJob(session, ref);
     const logSubject = `the log of job #${job.number} of ${repo.slug}`;
     await guarded(ix, { deployment, action: `read ${logSubject}`, subject: logSubject, login }, async () => {
       const tail = await tailJobLog(session, job.id, lines);
-      await ix.reply.privately(
-        logMessage({ site: siteOf(ix.services, deployment), slug: repo.slug, job, tail }),
-      );
+      await ix.reply.privately(logMessage({ site, slug: repo.slug, job, tail }));
     });
   });
 }
@@ -128,25 +113,22 @@ export async function control(
   ref: BuildOrJobRef,
   options: { quiet?: boolean } = {},
 ): Promise<void> {
-  const { session, account } = await openSession(ix.services, ix.actor, deployment);
-  const login = account.ciLogin;
   const asked = describeBuildOrJobRef(ref);
   // Finding the target changes nothing: a timeout there is not an unknown outcome.
-  await guarded(ix, { deployment, action: `${verb} ${asked}`, subject: asked, login }, async () => {
-    const target = await resolveTarget(session, ref);
-    const name = describeTarget(target);
-    await guarded(
-      ix,
-      { deployment, action: `${verb} ${name}`, subject: name, login, isChange: true },
-      async () => {
+  await actAs(
+    ix,
+    { deployment, action: `${verb} ${asked}`, subject: asked },
+    async ({ session, login, site }) => {
+      const target = await resolveTarget(session, ref);
+      const name = describeTarget(target);
+      const change = { deployment, action: `${verb} ${name}`, subject: name, login, isChange: true };
+      await guarded(ix, change, async () => {
         await controlTarget(session, verb, target);
-        const site = siteOf(ix.services, deployment);
-        if (options.quiet || !ix.channelId) {
-          await ix.reply.privately(controlConfirmation(verb, target, site));
-        } else {
-          await ix.reply.publicly(controlAnnouncement(ix.actor.userId, verb, target, site));
-        }
-      },
-    );
-  });
+        await announceChange(ix, options.quiet ?? false, {
+          announcement: controlAnnouncement(ix.actor.userId, verb, target, site),
+          confirmation: controlConfirmation(verb, target, site),
+        });
+      });
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEPLOYMENTS } from '../config.js';
+import { parseJsonOrUndefined } from '../json.js';
 
 /**
  * Every action_id, callback_id and shortcut id in one place, each with the zod schema of the value
@@ -102,10 +103,6 @@ export function decodeValue<A extends ActionSpec>(
   raw: string | undefined,
 ): ActionValue<A> | undefined {
   if (raw === undefined) return undefined;
-  try {
-    const parsed = action.value.safeParse(JSON.parse(raw));
-    return parsed.success ? (parsed.data as ActionValue<A>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = action.value.safeParse(parseJsonOrUndefined(raw));
+  return parsed.success ? (parsed.data as ActionValue<A>) : undefined;
 }

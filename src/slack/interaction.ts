@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { webApi } from '@slack/bolt';
+import type { RespondFn, webApi } from '@slack/bolt';
 import type { Deployment } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Actor } from '../ops/actor.js';
-import { describeError, type ErrorContext } from '../ops/describe-error.js';
+import { type DescribedError, describeError, type ErrorContext, errorCode } from '../ops/describe-error.js';
 import type { Services } from '../services.js';
-import type { Reply } from './reply.js';
+import { createReply, type Reply } from './reply.js';
 import { type ErrorOffers, errorMessage } from './views/errors.js';
 
 /** What every command, click and submission handler gets: who acts, where, and how to answer. */
@@ -19,16 +19,68 @@ export interface Interaction {
   logger: Logger;
 }
 
+/**
+ * Acknowledges a Slack request first of all (Slack waits at most 3 s, and neither the CI service
+ * nor Redis may delay it) and records how long the ack took.
+ */
+export async function ackAtOnce(
+  services: Services,
+  kind: 'command' | 'action' | 'shortcut',
+  ack: () => Promise<void>,
+): Promise<void> {
+  const started = performance.now();
+  await ack();
+  services.metrics.observeAck(kind, performance.now() - started);
+}
+
+/** Where an interaction comes from, as each Slack surface reads it from its payload. */
+export interface InteractionSource {
+  actor: Actor;
+  channelId: string | undefined;
+  triggerId: string | undefined;
+  /** Answers through the payload's response_url, when Slack gave one. */
+  respond: RespondFn | undefined;
+  /** What the interaction's log lines carry besides the user: `{ command: 'builds' }`. */
+  logFields: Record<string, unknown>;
+}
+
+export function createInteraction(
+  services: Services,
+  client: webApi.WebClient,
+  source: InteractionSource,
+): Interaction {
+  const { actor, channelId } = source;
+  return {
+    services,
+    client,
+    actor,
+    channelId,
+    triggerId: source.triggerId,
+    reply: createReply({
+      respond: source.respond,
+      client,
+      userId: actor.userId,
+      channelId,
+      logger: services.logger,
+    }),
+    logger: services.logger.child({ ...source.logFields, user: actor.userId }),
+  };
+}
+
 export interface FailureContext extends Omit<ErrorContext, 'deploymentLabel'> {
   deployment: Deployment;
   rerun?: ErrorOffers['rerun'];
 }
 
 /**
- * Tells the user, privately, what went wrong and what they can do; logs what they cannot fix.
- * Never throws: a failure to answer is logged, since there is no one left to tell.
+ * What went wrong, as the user reads it. What they cannot fix is logged as an error, with the
+ * reference the sentence shows; what they can, at info.
  */
-export async function reportFailure(ix: Interaction, error: unknown, context: FailureContext): Promise<void> {
+export function describeFailure(
+  ix: Pick<Interaction, 'services' | 'logger'>,
+  error: unknown,
+  context: FailureContext,
+): DescribedError {
   const reference = randomBytes(4).toString('hex');
   const described = describeError(
     error,
@@ -46,12 +98,24 @@ export async function reportFailure(ix: Interaction, error: unknown, context: Fa
       'request failed with a user-facing error',
     );
   }
+  return described;
+}
+
+/**
+ * Tells the user, privately, what went wrong and what they can do.
+ * Never throws: a failure to answer is logged, since there is no one left to tell.
+ */
+export async function reportFailure(ix: Interaction, error: unknown, context: FailureContext): Promise<void> {
+  const described = describeFailure(ix, error, context);
   try {
     await ix.reply.privately(
       errorMessage(described, { deployment: context.deployment, rerun: context.rerun }),
     );
   } catch (replyError) {
-    ix.logger.error({ err: replyError, reference }, 'could not tell the user about a failure');
+    ix.logger.error(
+      { err: replyError, reference: described.reference },
+      'could not tell the user about a failure',
+    );
   }
 }
 
@@ -66,12 +130,4 @@ export async function guarded(
   } catch (error) {
     await reportFailure(ix, error, context);
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === 'string' ? code : undefined;
-  }
-  return undefined;
 }

@@ -1,110 +1,82 @@
-import { randomBytes } from 'node:crypto';
-import type { webApi } from '@slack/bolt';
-import { describeError } from '../ops/describe-error.js';
-import type { Services } from '../services.js';
-import type { FailureContext, Interaction } from './interaction.js';
-import { createReply } from './reply.js';
+import { type Acting, type ActingAbout, openActing } from './acting.js';
+import { describeFailure, type Interaction } from './interaction.js';
+import { escapeMrkdwn } from './text/escape.js';
 import type { ModalView } from './views/modal.js';
-import { loadingModal, problemModal } from './views/modal-states.js';
+import { problemModal, waitingModal } from './views/modal-states.js';
 
 /**
- * Modals whose content depends on the CI service. A trigger_id opens a view only within 3 s, and a
- * submission must be acknowledged within 3 s, so both open (or turn into) a waiting modal at once
- * and are filled with `views.update` when the CI service has answered, with the result or with
- * the sentence that says what went wrong.
+ * Modals whose content comes from the CI service. A trigger_id opens a view only within 3 s, and a
+ * submission must be acknowledged within 3 s, so both show a waiting modal at once and are filled
+ * with `views.update` when the CI service has answered: with the result, or with the sentence that
+ * says what went wrong (naming the user's login and what they asked for).
  */
 
-/** The sentence for a failure shown inside a modal; an unexpected error is logged with a reference. */
-export function failureText(
-  ix: Pick<Interaction, 'services' | 'logger'>,
-  error: unknown,
-  context: FailureContext,
-): string {
-  const reference = randomBytes(4).toString('hex');
-  const described = describeError(
-    error,
-    { ...context, deploymentLabel: ix.services.label(context.deployment) },
-    reference,
-  );
-  if (described.reference) {
-    ix.logger.error(
-      { err: error, reference, action: context.action },
-      'unexpected error while filling a modal',
-    );
-  }
-  return described.text;
-}
-
 export interface ModalFill {
+  /** The modal's title, kept when a failure takes the place of its content. */
   title: string;
-  /** What the waiting modal says is happening: "Looking up rails/rails". */
-  waiting: string;
-  failure: FailureContext;
+  /** What the user asked for, for that sentence. */
+  about: ActingAbout;
 }
 
-/** Opens a waiting modal with the interaction's trigger now, then fills it with what `load` builds. */
+/**
+ * Opens a modal with the interaction's trigger as the acting user: their session first (without a
+ * link, NotLinkedError goes to the caller's guard, which offers the Link button, and no modal
+ * opens), then "`waiting`…" at once, then what `build` makes in its place.
+ */
 export async function openFilledModal(
   ix: Interaction,
-  fill: ModalFill,
-  load: () => Promise<ModalView>,
+  fill: ModalFill & { /** A plain sentence: "Looking up rails/rails". */ waiting: string },
+  build: (acting: Acting) => Promise<ModalView>,
 ): Promise<void> {
+  const acting = await openActing(ix.services, ix.actor, fill.about.deployment);
   const opened = await ix.client.views.open({
     trigger_id: ix.triggerId ?? '',
-    view: loadingModal(fill.title, fill.waiting),
+    view: waitingModal(fill.title, escapeMrkdwn(fill.waiting)),
   });
   const viewId = opened.view?.id;
   if (viewId === undefined) throw new Error('views.open answered without a view id');
-  await fillModal(ix, viewId, fill, load);
-}
-
-/** Replaces the modal `viewId` (already showing a waiting state) with the result of `load`. */
-export async function fillModal(
-  ix: Pick<Interaction, 'services' | 'logger' | 'client'>,
-  viewId: string,
-  fill: Omit<ModalFill, 'waiting'>,
-  load: () => Promise<ModalView>,
-): Promise<void> {
-  let view: ModalView;
-  try {
-    view = await load();
-  } catch (error) {
-    view = problemModal(fill.title, failureText(ix, error, fill.failure));
-  }
-  try {
-    await ix.client.views.update({ view_id: viewId, view });
-  } catch (error) {
-    // The user closed the modal, or Slack refused the view: nobody is left to tell but the log.
-    ix.logger.warn({ err: error, action: fill.failure.action }, 'could not update a modal');
-  }
+  await fillAs(ix, viewId, fill, async () => acting, build);
 }
 
 /**
- * The interaction behind a modal submission: who submitted, and the channel the modal was opened
- * from (kept in its private_metadata), where announcements go. There is no response_url.
+ * Fills the modal `viewId`, already showing a waiting state (a submission acknowledged with
+ * "Saving…"), with what `build` makes as the acting user.
  */
-export function submissionInteraction(
-  services: Services,
-  client: webApi.WebClient,
-  submitter: { teamId: string; userId: string },
-  channelId: string | undefined,
-  view: string,
-): Interaction {
-  return {
-    services,
-    client,
-    actor: submitter,
-    channelId,
-    triggerId: undefined,
-    reply: createReply({ client, userId: submitter.userId, channelId, logger: services.logger }),
-    logger: services.logger.child({ view, user: submitter.userId }),
-  };
+export async function fillModal(
+  ix: Interaction,
+  viewId: string,
+  fill: ModalFill,
+  build: (acting: Acting) => Promise<ModalView>,
+): Promise<void> {
+  return fillAs(ix, viewId, fill, () => openActing(ix.services, ix.actor, fill.about.deployment), build);
 }
 
-/** private_metadata as JSON, or undefined when it is not. */
-export function readMetadata(text: string): unknown {
+async function fillAs(
+  ix: Interaction,
+  viewId: string,
+  fill: ModalFill,
+  open: () => Promise<Acting>,
+  build: (acting: Acting) => Promise<ModalView>,
+): Promise<void> {
+  let login: string | undefined;
+  let view: ModalView;
   try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    const acting = await open();
+    login = acting.login;
+    view = await build(acting);
+  } catch (error) {
+    view = problemModal(fill.title, describeFailure(ix, error, { ...fill.about, login }).text);
   }
+  await updateModal(ix, viewId, view);
+}
+
+/** views.update that only logs when it fails: the user may have closed the modal meanwhile. */
+export async function updateModal(
+  ix: Pick<Interaction, 'client' | 'logger'>,
+  viewId: string,
+  view: ModalView,
+): Promise<void> {
+  await ix.client.views.update({ view_id: viewId, view }).catch((error: unknown) => {
+    ix.logger.warn({ err: error, viewId }, 'could not update a modal');
+  });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Deployment } from '../config.js';
+import { parseJsonOrUndefined } from '../json.js';
 import type { Kv } from './kv.js';
 
 /**
@@ -49,12 +50,8 @@ export class BuildMessages {
   async get(slot: BuildMessageSlot): Promise<BuildMessage | undefined> {
     const raw = await this.kv.get(slotKey(slot));
     if (raw === null || raw === CLAIMED) return undefined;
-    try {
-      const parsed = record.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    const parsed = record.safeParse(parseJsonOrUndefined(raw));
+    return parsed.success ? parsed.data : undefined;
   }
 
   /** Gives a claim back (the post failed), so a later attempt may post. */

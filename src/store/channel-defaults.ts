@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEPLOYMENTS, type Deployment } from '../config.js';
+import { parseJsonOrUndefined } from '../json.js';
 import type { Kv } from './kv.js';
 
 /** The repository a channel chose with `/ci use`, so commands there may leave it out. */
@@ -26,7 +27,7 @@ export class ChannelDefaults {
   async get(teamId: string, channelId: string): Promise<ChannelDefault | undefined> {
     const raw = await this.kv.get(key(teamId, channelId));
     if (raw === null) return undefined;
-    const parsed = record.safeParse(safeJson(raw));
+    const parsed = record.safeParse(parseJsonOrUndefined(raw));
     return parsed.success ? parsed.data : undefined;
   }
 
@@ -36,13 +37,5 @@ export class ChannelDefaults {
 
   async clear(teamId: string, channelId: string): Promise<boolean> {
     return this.kv.del(key(teamId, channelId));
-  }
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
   }
 }

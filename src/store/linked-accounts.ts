@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEPLOYMENTS, type Deployment } from '../config.js';
+import { parseJsonOrUndefined } from '../json.js';
 import type { Logger } from '../log.js';
 import type { Kv } from './kv.js';
 import { type TokenCipher, TokenDecryptError } from './token-cipher.js';
@@ -185,13 +186,8 @@ export class LinkedAccounts {
 
 function parseRecord(raw: string | null): StoredRecord | undefined {
   if (raw === null) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return undefined; // the caller reports an unreadable record
-  }
-  const result = storedRecord.safeParse(json);
+  // Undefined for an unreadable record: the caller reports it.
+  const result = storedRecord.safeParse(parseJsonOrUndefined(raw));
   return result.success ? result.data : undefined;
 }
 

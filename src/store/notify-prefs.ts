@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEPLOYMENTS, type Deployment } from '../config.js';
+import { parseJsonOrUndefined } from '../json.js';
 import type { Kv } from './kv.js';
 
 /** Who a person is on one deployment, saved when they turn notifications on (for matching commits). */
@@ -86,13 +87,7 @@ export class NotifyPrefs {
 
 function toPref(teamId: string, userId: string, raw: string | null): NotifyPref | undefined {
   if (raw === null) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  const parsed = storedRecord.safeParse(json);
+  const parsed = storedRecord.safeParse(parseJsonOrUndefined(raw));
   return parsed.success
     ? { teamId, userId, since: parsed.data.since, identities: parsed.data.identities }
     : undefined;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { DEPLOYMENTS, type Deployment } from '../config.js';
+import { parseJsonOrUndefined } from '../json.js';
 import { type SubscriptionFilters, subscriptionFiltersSchema } from '../notify/filter-types.js';
 
 /** The shapes of `Subscriptions`: public types, what Redis holds (validated with zod), key names. */
@@ -131,24 +132,16 @@ export function coveredRepoIds(sub: Subscription): number[] {
 
 export function parseRecord(raw: string | null, id: string | undefined): StoredRecord | undefined {
   if (raw === null) return undefined;
-  const result = storedRecord.safeParse(safeJson(raw));
+  const result = storedRecord.safeParse(parseJsonOrUndefined(raw));
   // A record copied under another id is not trusted.
   return result.success && result.data.id === id ? result.data : undefined;
 }
 
 export function parsePause(raw: string | null): z.infer<typeof pauseRecord> | undefined {
   if (raw === null) return undefined;
-  const result = pauseRecord.safeParse(safeJson(raw));
+  const result = pauseRecord.safeParse(parseJsonOrUndefined(raw));
   // A pause marker that does not parse still pauses: it was written by pause().
   return result.success ? result.data : { reason: 'unknown', at: new Date(0).toISOString() };
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }
 
 export function assertSlackIds(...ids: string[]): void {

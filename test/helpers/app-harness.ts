@@ -197,6 +197,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
+/**
+ * A harness whose two usual users are linked: U0USER as rkh (admin of rails/rails, owner of the
+ * private rkh/secret-project) and U0VISITOR as visitor (no rights anywhere).
+ */
+export async function startLinkedHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const h = await startHarness(options);
+  await h.link();
+  await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+  return h;
+}
+
 /** Everything a Slack message shows a reader: its text and the text of all its blocks. */
 export function visibleText(message: Record<string, unknown>): string {
   return JSON.stringify([message.text, message.blocks ?? []]);

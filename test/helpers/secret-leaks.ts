@@ -9,8 +9,8 @@ import type { Harness } from './app-harness.js';
  */
 export async function leakSurfaces(h: Harness): Promise<Record<string, string>> {
   return {
-    'Slack Web API calls': JSON.stringify(h.slack.calls.map((c) => c.args)),
-    'response_url posts': JSON.stringify(h.slack.responses.map((r) => r.body)),
+    'Slack Web API calls': JSON.stringify(h.slack.calls),
+    'response_url posts': JSON.stringify(h.slack.responses),
     'log lines': h.logs.join('\n'),
     Redis: await redisDump(h.namespace),
   };
@@ -39,6 +39,7 @@ async function redisDump(prefix: string): Promise<string> {
         else if (type === 'set') parts.push(JSON.stringify(await redis.smembers(key)));
         else if (type === 'list') parts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
         else if (type === 'zset') parts.push(JSON.stringify(await redis.zrange(key, 0, -1)));
+        else parts.push(JSON.stringify(await redis.dump(key)));
       }
     }
     return parts.join('\n');

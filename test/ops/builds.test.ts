@@ -6,7 +6,7 @@ import { BUILDS_PER_PAGE, listBuildPage, MAX_PAGES_PER_SCAN, repoStatus } from '
 import { UserFacingError } from '../../src/ops/describe-error.js';
 import { findJobs } from '../../src/ops/jobs.js';
 import type { RepoRef } from '../../src/ops/references.js';
-import { type OpsWorld, startOpsWorld } from './builds-helpers.js';
+import { type OpsWorld, startOpsWorld } from '../helpers/ops-world.js';
 
 const slugRef = (slug: string): RepoRef => {
   const [owner = '', name = ''] = slug.split('/');

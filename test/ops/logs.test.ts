@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getJobLogText } from '../../src/ci/logs.js';
 import { tailJobLog } from '../../src/ops/logs.js';
-import { type OpsWorld, startOpsWorld } from './builds-helpers.js';
+import { type OpsWorld, startOpsWorld } from '../helpers/ops-world.js';
 
 /** About 20 MB of log: numbered lines with colour codes, a fold marker and `\r` progress. */
 function bigLog(lines: number): string {

@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { Services } from '../../services.js';
+import { siteOf } from '../deployments.js';
 import { publishHome } from '../home/publish.js';
 import { ACTIONS } from '../ids.js';
 import { loginModal } from '../views/account.js';
@@ -13,15 +14,9 @@ export function registerAccountActions(app: App, services: Services): void {
     ACTIONS.linkAccount,
     (v) => ({ deployment: v.d, action: 'link your account' }),
     async (ctx, v) => {
-      const settings = services.ci.deployment(v.d);
       await ctx.client.views.open({
         trigger_id: ctx.triggerId ?? '',
-        view: loginModal({
-          deployment: v.d,
-          label: services.label(v.d),
-          webUrl: settings.webUrl,
-          channelId: ctx.channelId,
-        }),
+        view: loginModal({ site: siteOf(services, v.d), channelId: ctx.channelId }),
       });
     },
   );

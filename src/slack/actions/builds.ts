@@ -1,9 +1,11 @@
 import type { App } from '@slack/bolt';
 import { DEFAULT_LOG_LINES } from '../../ops/logs.js';
+import type { BuildOrJobRef } from '../../ops/references.js';
 import type { Services } from '../../services.js';
 import { control, showBuild, showBuilds, showLog } from '../build-flows.js';
 import { ACTIONS } from '../ids.js';
 import { parseRepoRef } from '../refs.js';
+import { STALE_BUTTON_MESSAGE } from '../views/errors.js';
 import { onAction } from './on-action.js';
 
 /**
@@ -28,9 +30,7 @@ export function registerBuildActions(app: App, services: Services): void {
     async (ctx, v) => {
       const repo = parseRepoRef(v.repo);
       if (!repo) {
-        await ctx.reply.privately({
-          text: 'This button is out of date. Run the command again to get a fresh one.',
-        });
+        await ctx.reply.privately(STALE_BUTTON_MESSAGE);
         return;
       }
       const event = v.event === 'push' || v.event === 'pull_request' ? v.event : undefined;
@@ -43,29 +43,18 @@ export function registerBuildActions(app: App, services: Services): void {
     },
   );
 
-  for (const [action, verb] of [
-    [ACTIONS.restartBuild, 'restart'],
-    [ACTIONS.cancelBuild, 'cancel'],
+  for (const [action, verb, type] of [
+    [ACTIONS.restartBuild, 'restart', 'build'],
+    [ACTIONS.cancelBuild, 'cancel', 'build'],
+    [ACTIONS.restartJob, 'restart', 'job'],
+    [ACTIONS.cancelJob, 'cancel', 'job'],
   ] as const) {
     onAction(
       app,
       services,
       action,
-      (v) => ({ deployment: v.d, action: `${verb} build ${v.id}`, isChange: true }),
-      (ctx, v) => control(ctx, v.d, verb, { type: 'build', ref: { kind: 'id', id: v.id } }),
-    );
-  }
-
-  for (const [action, verb] of [
-    [ACTIONS.restartJob, 'restart'],
-    [ACTIONS.cancelJob, 'cancel'],
-  ] as const) {
-    onAction(
-      app,
-      services,
-      action,
-      (v) => ({ deployment: v.d, action: `${verb} job ${v.id}`, isChange: true }),
-      (ctx, v) => control(ctx, v.d, verb, { type: 'job', ref: { kind: 'id', id: v.id } }),
+      (v) => ({ deployment: v.d, action: `${verb} ${type} ${v.id}`, isChange: true }),
+      (ctx, v) => control(ctx, v.d, verb, idRef(type, v.id)),
     );
   }
 
@@ -76,4 +65,8 @@ export function registerBuildActions(app: App, services: Services): void {
     (v) => ({ deployment: v.d, action: `read the log of job ${v.id}` }),
     (ctx, v) => showLog(ctx, v.d, { kind: 'id', id: v.id }, DEFAULT_LOG_LINES),
   );
+}
+
+function idRef(type: 'build' | 'job', id: number): BuildOrJobRef {
+  return type === 'build' ? { type, ref: { kind: 'id', id } } : { type, ref: { kind: 'id', id } };
 }

@@ -1,9 +1,14 @@
-import type { App, BlockAction, BlockElementAction, webApi } from '@slack/bolt';
-import type { Deployment } from '../../config.js';
+import type { App, BlockAction, BlockElementAction, RespondFn, webApi } from '@slack/bolt';
 import type { Services } from '../../services.js';
 import { type ActionSpec, type ActionValue, decodeValue } from '../ids.js';
-import { guarded, type Interaction } from '../interaction.js';
-import { createReply } from '../reply.js';
+import {
+  ackAtOnce,
+  createInteraction,
+  type FailureContext,
+  guarded,
+  type Interaction,
+} from '../interaction.js';
+import { STALE_BUTTON_MESSAGE } from '../views/errors.js';
 
 export interface ActionContext extends Interaction {
   /** The message the button sits in, when it sits in one. */
@@ -12,9 +17,11 @@ export interface ActionContext extends Interaction {
   viewId: string | undefined;
 }
 
+/** `about` is what `describe` made of the value: what the click asks for, for error sentences. */
 export type ActionHandler<A extends ActionSpec> = (
   ctx: ActionContext,
   value: ActionValue<A>,
+  about: FailureContext,
 ) => Promise<void>;
 
 /** `build.restart` and `build.restart:<suffix>` (several buttons of one action in one message). */
@@ -31,26 +38,22 @@ export function onAction<A extends ActionSpec>(
   app: App,
   services: Services,
   action: A,
-  describe: (value: ActionValue<A>) => { deployment: Deployment; action: string; isChange?: boolean },
+  describe: (value: ActionValue<A>) => FailureContext,
   handler: ActionHandler<A>,
 ): void {
   app.action<BlockAction<BlockElementAction>>(
     matcher(action),
     async ({ ack, body, action: element, respond, client }) => {
-      const started = performance.now();
-      await ack();
-      services.metrics.observeAck('action', performance.now() - started);
+      await ackAtOnce(services, 'action', ack);
       services.metrics.countSlackRequest('action', action.id);
       const ctx = actionContext(services, body, respond, client);
       const value = decodeValue(action, rawValue(element));
       if (!value) {
-        await ctx.reply.privately({
-          text: 'This button is out of date. Run the command again to get a fresh one.',
-        });
+        await ctx.reply.privately(STALE_BUTTON_MESSAGE);
         return;
       }
       const about = describe(value);
-      await guarded(ctx, about, () => handler(ctx, value));
+      await guarded(ctx, about, () => handler(ctx, value, about));
     },
   );
 }
@@ -65,26 +68,22 @@ function rawValue(element: BlockElementAction): string | undefined {
 function actionContext(
   services: Services,
   body: BlockAction<BlockElementAction>,
-  respond: Parameters<typeof createReply>[0]['respond'],
+  respond: RespondFn,
   client: webApi.WebClient,
 ): ActionContext {
   const channelId = body.channel?.id ?? body.container?.channel_id;
   const messageTs = body.message?.ts ?? body.container?.message_ts;
   const teamId = body.team?.id ?? body.user.team_id ?? '';
-  return {
-    services,
-    client,
+  const ix = createInteraction(services, client, {
     actor: { teamId, userId: body.user.id },
     channelId,
     triggerId: body.trigger_id,
-    reply: createReply({
-      respond: body.response_url ? respond : undefined,
-      client,
-      userId: body.user.id,
-      channelId,
-      logger: services.logger,
-    }),
-    logger: services.logger.child({ action: body.actions[0]?.action_id, user: body.user.id }),
+    // In App Home and modals there is no message to answer under.
+    respond: body.response_url ? respond : undefined,
+    logFields: { action: body.actions[0]?.action_id },
+  });
+  return {
+    ...ix,
     message: channelId && messageTs ? { channel: channelId, ts: messageTs } : undefined,
     viewId: body.view?.id,
   };

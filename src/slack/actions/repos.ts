@@ -2,13 +2,12 @@ import type { App } from '@slack/bolt';
 import { deleteRepoCaches } from '../../ops/caches.js';
 import { unsetRepoEnvVar } from '../../ops/env-vars.js';
 import type { Services } from '../../services.js';
-import { actAs, announceChange, placeOf } from '../acting.js';
+import { actAs, announceChange } from '../acting.js';
 import { ACTIONS } from '../ids.js';
 import { parseRepoRef } from '../refs.js';
 import { openSettingsEditor } from '../settings-editor.js';
-import { cachesDeletedText } from '../views/caches.js';
+import { cachesDeletedAnnouncement, cachesDeletedConfirmation } from '../views/caches.js';
 import { envUnsetAnnouncement, envUnsetConfirmation } from '../views/env.js';
-import { mention } from '../views/lines.js';
 import { onAction } from './on-action.js';
 
 /**
@@ -20,20 +19,18 @@ export function registerRepoActions(app: App, services: Services): void {
     app,
     services,
     ACTIONS.deleteEnvVar,
-    (v) => ({ deployment: v.d, action: `unset ${v.name} on ${v.repo}`, isChange: true }),
-    async (ctx, v) => {
-      const about = {
-        deployment: v.d,
-        action: `unset ${v.name} on ${v.repo}`,
-        subject: `${v.name} on ${v.repo}`,
-        isChange: true,
-      };
-      await actAs(ctx, about, async ({ session }) => {
+    (v) => ({
+      deployment: v.d,
+      action: `unset ${v.name} on ${v.repo}`,
+      subject: `${v.name} on ${v.repo}`,
+      isChange: true,
+    }),
+    async (ctx, v, about) => {
+      await actAs(ctx, about, async ({ session, site }) => {
         await unsetRepoEnvVar(session, v.repoId, v.envId);
-        const place = placeOf(ctx, v.d);
         await announceChange(ctx, v.q === true, {
-          announcement: envUnsetAnnouncement(mention(ctx.actor.userId), v.repo, v.name, place),
-          privately: envUnsetConfirmation(v.repo, v.name, place),
+          announcement: envUnsetAnnouncement(ctx.actor.userId, v.repo, v.name, site),
+          confirmation: envUnsetConfirmation(v.repo, v.name, site),
         });
       });
     },
@@ -43,23 +40,16 @@ export function registerRepoActions(app: App, services: Services): void {
     app,
     services,
     ACTIONS.deleteCaches,
-    (v) => ({ deployment: v.d, action: `delete the caches of ${v.repo}`, isChange: true }),
-    async (ctx, v) => {
-      const about = {
-        deployment: v.d,
-        action: `delete the caches of ${v.repo}`,
-        subject: v.repo,
-        isChange: true,
-      };
+    (v) => ({ deployment: v.d, action: `delete the caches of ${v.repo}`, subject: v.repo, isChange: true }),
+    async (ctx, v, about) => {
       const filter = { branch: v.branch, match: v.match };
-      await actAs(ctx, about, async ({ session }) => {
+      await actAs(ctx, about, async ({ session, site }) => {
         const repo = parseRepoRef(v.repo);
         const key = repo?.kind === 'id' ? repo.id : v.repo;
         const { deleted } = await deleteRepoCaches(session, key, filter);
-        const what = cachesDeletedText(v.repo, deleted, filter, placeOf(ctx, v.d));
         await announceChange(ctx, v.q === true, {
-          announcement: { text: `${mention(ctx.actor.userId)} deleted ${what}` },
-          privately: { text: `Deleted ${what}.` },
+          announcement: cachesDeletedAnnouncement(ctx.actor.userId, v.repo, deleted, filter, site),
+          confirmation: cachesDeletedConfirmation(v.repo, deleted, filter, site),
         });
       });
     },

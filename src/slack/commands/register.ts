@@ -4,9 +4,8 @@ import { chooseDeployment } from '../../ops/actor.js';
 import type { Services } from '../../services.js';
 import type { ChannelDefault } from '../../store/channel-defaults.js';
 import { StoreUnavailableError } from '../../store/kv.js';
-import { guarded, type Interaction, reportFailure } from '../interaction.js';
+import { ackAtOnce, createInteraction, guarded, reportFailure } from '../interaction.js';
 import { parseRepoRef, type RepoRef } from '../refs.js';
-import { createReply } from '../reply.js';
 import type { CommandContext, CommandHandler } from './context.js';
 import { COMMAND_HANDLERS } from './handlers/index.js';
 import { type CommandName, errorText, type ParsedCommand, parseCommand } from './index.js';
@@ -19,9 +18,7 @@ export const SLASH_COMMAND = '/ci';
  */
 export function registerSlashCommand(app: App, services: Services): void {
   app.command(SLASH_COMMAND, async ({ ack, command, respond, client }) => {
-    const started = performance.now();
-    await ack();
-    services.metrics.observeAck('command', performance.now() - started);
+    await ackAtOnce(services, 'command', ack);
     await runCommand(services, command, respond, client);
   });
 }
@@ -33,21 +30,13 @@ async function runCommand(
   client: webApi.WebClient,
 ) {
   const actor = { teamId: slash.team_id, userId: slash.user_id };
-  const ix: Interaction = {
-    services,
-    client,
+  const ix = createInteraction(services, client, {
     actor,
     channelId: slash.channel_id,
     triggerId: slash.trigger_id,
-    reply: createReply({
-      respond,
-      client,
-      userId: slash.user_id,
-      channelId: slash.channel_id,
-      logger: services.logger,
-    }),
-    logger: services.logger.child({ command: slash.text.split(/\s+/, 1)[0] ?? '', user: slash.user_id }),
-  };
+    respond,
+    logFields: { command: slash.text.split(/\s+/, 1)[0] ?? '' },
+  });
   const fallback = services.config.ci.defaultDeployment;
 
   let channelDefault: ChannelDefault | undefined;

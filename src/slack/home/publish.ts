@@ -1,10 +1,10 @@
 import type { webApi } from '@slack/bolt';
 import { listRepos } from '../../ci/repos.js';
-import type { Actor } from '../../ops/actor.js';
+import { type Actor, openSession } from '../../ops/actor.js';
 import { describeError } from '../../ops/describe-error.js';
 import { subscriptionsCreatedBy } from '../../ops/subscriptions.js';
 import type { Services } from '../../services.js';
-import { describeDeployment } from '../deployments.js';
+import { describeDeployment, siteOf } from '../deployments.js';
 import { type HomeDeployment, homeView } from '../views/home.js';
 import { homeSubscriptionsSection } from '../views/subscriptions.js';
 
@@ -19,19 +19,18 @@ export async function publishHome(services: Services, client: webApi.WebClient, 
     const linked = await services.accounts.list(actor.teamId, actor.userId);
     const deployments = await Promise.all(
       services.ci.deployments.map(async (settings): Promise<HomeDeployment> => {
-        const label = services.label(settings.name);
+        const site = siteOf(services, settings.name);
         const account = linked.find((a) => a.deployment === settings.name);
-        const entry: HomeDeployment = { deployment: settings.name, label, webUrl: settings.webUrl, account };
+        const entry: HomeDeployment = { site, account };
         if (!account) return entry;
         try {
-          const token = await services.accounts.token(actor.teamId, actor.userId, settings.name);
-          const session = services.ci.session(settings.name, token);
+          const { session } = await openSession(services, actor, settings.name);
           const repos = await listRepos(session, { member: account.ciLogin });
           entry.repos = repos.sort((a, b) =>
             (b.last_build_started_at ?? '').localeCompare(a.last_build_started_at ?? ''),
           );
         } catch (error) {
-          entry.problem = describeError(error, { deploymentLabel: label }).text;
+          entry.problem = describeError(error, { deploymentLabel: site.label }).text;
         }
         return entry;
       }),

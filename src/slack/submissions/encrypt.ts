@@ -1,12 +1,18 @@
 import type { App } from '@slack/bolt';
-import { openSession } from '../../ops/actor.js';
 import { parseAssignments, plaintextBytes, tooLongText } from '../../ops/encrypt.js';
 import { encryptForRepo } from '../../ops/keys.js';
 import type { Services } from '../../services.js';
 import { VIEWS } from '../ids.js';
-import { fillModal, readMetadata, submissionInteraction } from '../modal-flow.js';
-import { ENCRYPT_BLOCKS, encryptingModal, encryptMetadataSchema, encryptResultModal } from '../views/keys.js';
+import { fillModal } from '../modal-flow.js';
+import {
+  ENCRYPT_BLOCKS,
+  ENCRYPT_TITLE,
+  encryptingModal,
+  encryptMetadataSchema,
+  encryptResultModal,
+} from '../views/keys.js';
 import { inputValue } from '../views/modal.js';
+import { fieldErrors, formExpired, formMetadata, submissionInteraction } from './form.js';
 
 /** Slack shows a field error of about this length; the rest would only be cut. */
 const MAX_FIELD_ERROR = 1500;
@@ -18,36 +24,28 @@ const MAX_FIELD_ERROR = 1500;
  */
 export function registerEncryptSubmission(app: App, services: Services): void {
   app.view(VIEWS.encrypt, async ({ ack, body, view, client }) => {
-    const meta = encryptMetadataSchema.safeParse(readMetadata(view.private_metadata));
-    if (!meta.success) {
-      await ack({
-        response_action: 'errors',
-        errors: { [ENCRYPT_BLOCKS.assignments]: 'This form expired; run /ci encrypt again.' },
-      });
+    const meta = formMetadata(body, encryptMetadataSchema);
+    if (!meta) {
+      await ack(fieldErrors({ [ENCRYPT_BLOCKS.assignments]: formExpired('encrypt') }));
       return;
     }
     const parsed = parseAssignments(inputValue(view.state.values, ENCRYPT_BLOCKS.assignments) ?? '');
     const problems = parsed.ok
       ? parsed.assignments
-          .filter((a) => plaintextBytes(a) > meta.data.m)
-          .map((a) => `Line ${a.line}: ${tooLongText(a.name, plaintextBytes(a), meta.data.m)}`)
+          .filter((a) => plaintextBytes(a) > meta.m)
+          .map((a) => `Line ${a.line}: ${tooLongText(a.name, plaintextBytes(a), meta.m)}`)
       : parsed.problems;
     if (!parsed.ok || problems.length > 0) {
-      await ack({
-        response_action: 'errors',
-        errors: { [ENCRYPT_BLOCKS.assignments]: problems.join(' ').slice(0, MAX_FIELD_ERROR) },
-      });
+      await ack(fieldErrors({ [ENCRYPT_BLOCKS.assignments]: problems.join(' ').slice(0, MAX_FIELD_ERROR) }));
       return;
     }
 
-    const { d: deployment, s: slug } = meta.data;
+    const { d: deployment, s: slug } = meta;
     await ack({ response_action: 'update', view: encryptingModal(slug) });
-    const submitter = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
-    const ix = submissionInteraction(services, client, submitter, undefined, VIEWS.encrypt);
-    const failure = { deployment, action: `encrypt values for ${slug}`, subject: slug };
-    await fillModal(ix, view.id, { title: 'Encrypt values', failure }, async () => {
-      const { session } = await openSession(services, submitter, deployment);
-      return encryptResultModal(await encryptForRepo(session, slug, parsed.assignments));
-    });
+    const ix = submissionInteraction(services, client, body, undefined);
+    const about = { deployment, action: `encrypt values for ${slug}`, subject: slug };
+    await fillModal(ix, view.id, { title: ENCRYPT_TITLE, about }, async ({ session }) =>
+      encryptResultModal(await encryptForRepo(session, slug, parsed.assignments)),
+    );
   });
 }

@@ -2,23 +2,21 @@ import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { ENV_VAR_NAME } from '../../ci/settings.js';
 import { DEPLOYMENTS } from '../../config.js';
-import { openSession } from '../../ops/actor.js';
 import { setRepoEnvVar } from '../../ops/env-vars.js';
 import type { Services } from '../../services.js';
-import { placeOf } from '../acting.js';
 import { VIEWS } from '../ids.js';
+import { fillModal } from '../modal-flow.js';
 import { parseRepoRef } from '../refs.js';
-import { escapeMrkdwn, inlineCode } from '../text/escape.js';
-import { ENV_SET_BLOCKS, envSetStatusModal, envSetText } from '../views/env.js';
-import { mention } from '../views/lines.js';
-import { inputValue } from '../views/modal.js';
+import type { SlackMessage } from '../reply.js';
 import {
-  announceFromModal,
-  describeForModal,
-  safeJson,
-  submissionInteraction,
-  updateModal,
-} from './common.js';
+  ENV_SET_BLOCKS,
+  ENV_SET_TITLE,
+  envSavedModal,
+  envSavingModal,
+  envSetAnnouncement,
+} from '../views/env.js';
+import { inputValue } from '../views/modal.js';
+import { announceFromModal, fieldErrors, formExpired, formMetadata, submissionInteraction } from './form.js';
 
 const metadataSchema = z.object({
   d: z.enum(DEPLOYMENTS),
@@ -36,49 +34,30 @@ const metadataSchema = z.object({
  */
 export function registerEnvSetSubmission(app: App, services: Services): void {
   app.view(VIEWS.envSet, async ({ ack, body, view, client }) => {
-    const meta = metadataSchema.safeParse(safeJson(view.private_metadata));
-    const repoRef = meta.success ? parseRepoRef(meta.data.r) : undefined;
-    if (!meta.success || !repoRef) {
-      await ack({
-        response_action: 'errors',
-        errors: { [ENV_SET_BLOCKS.value]: 'This form expired; run /ci env set again.' },
-      });
+    const meta = formMetadata(body, metadataSchema);
+    const repoRef = meta ? parseRepoRef(meta.r) : undefined;
+    if (!meta || !repoRef) {
+      await ack(fieldErrors({ [ENV_SET_BLOCKS.value]: formExpired('env set') }));
       return;
     }
     const value = inputValue(view.state.values, ENV_SET_BLOCKS.value);
     if (value === undefined) {
-      await ack({ response_action: 'errors', errors: { [ENV_SET_BLOCKS.value]: 'Enter a value.' } });
+      await ack(fieldErrors({ [ENV_SET_BLOCKS.value]: 'Enter a value.' }));
       return;
     }
-    const { d: deployment, n: name, p: isPublic, q: quiet, c: channelId } = meta.data;
-    await ack({
-      response_action: 'update',
-      view: envSetStatusModal(
-        `:hourglass_flowing_sand: Saving ${inlineCode(name)} on *${escapeMrkdwn(meta.data.r)}*…`,
-      ),
-    });
+    const { d: deployment, r: repo, n: name, p: isPublic, q: quiet, c: channelId } = meta;
+    await ack({ response_action: 'update', view: envSavingModal(name, repo) });
 
-    const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
-    const ix = submissionInteraction(services, client, actor, channelId, VIEWS.envSet);
-    const place = placeOf(ix, deployment);
-    let login: string | undefined;
-    try {
-      const { session, account } = await openSession(services, actor, deployment);
-      login = account.ciLogin;
+    const ix = submissionInteraction(services, client, body, channelId);
+    const about = { deployment, action: `set ${name} on ${repo}`, subject: repo, isChange: true };
+    // With --quiet the modal itself is the private confirmation.
+    let announcement: SlackMessage | undefined;
+    await fillModal(ix, view.id, { title: ENV_SET_TITLE, about }, async ({ session, site }) => {
       const result = await setRepoEnvVar(session, repoRef, { name, value, public: isPublic });
-      const what = envSetText({ name, public: isPublic, repoSlug: result.repo.slug }, place);
-      await updateModal(services, client, view.id, envSetStatusModal(`:white_check_mark: Set ${what}.`));
-      // With --quiet the modal itself is the private confirmation.
-      if (!quiet) await announceFromModal(ix, { text: `${mention(actor.userId)} set ${what}` });
-    } catch (error) {
-      const text = describeForModal(services, error, {
-        deploymentLabel: place.label,
-        action: `set ${name} on ${meta.data.r}`,
-        subject: meta.data.r,
-        login,
-        isChange: true,
-      });
-      await updateModal(services, client, view.id, envSetStatusModal(`:warning: ${escapeMrkdwn(text)}`));
-    }
+      const set = { name, public: isPublic, repoSlug: result.repo.slug };
+      announcement = envSetAnnouncement(ix.actor.userId, set, site);
+      return envSavedModal(set, site);
+    });
+    if (announcement && !quiet) await announceFromModal(ix, announcement);
   });
 }

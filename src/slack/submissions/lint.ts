@@ -1,36 +1,33 @@
 import type { App } from '@slack/bolt';
-import { openSession } from '../../ops/actor.js';
 import { lintConfiguration } from '../../ops/lint.js';
 import type { Services } from '../../services.js';
 import { VIEWS } from '../ids.js';
-import { fillModal, readMetadata, submissionInteraction } from '../modal-flow.js';
-import { LINT_BLOCKS, lintingModal, lintMetadataSchema, lintResultModal } from '../views/lint.js';
+import { fillModal } from '../modal-flow.js';
+import {
+  LINT_BLOCKS,
+  LINT_RESULT_TITLE,
+  lintingModal,
+  lintMetadataSchema,
+  lintResultModal,
+} from '../views/lint.js';
 import { inputValue } from '../views/modal.js';
+import { fieldErrors, formExpired, formMetadata, submissionInteraction } from './form.js';
 
 /** The lint form's submit: "Checking…" at once, then the warnings (or "No warnings") in the modal. */
 export function registerLintSubmission(app: App, services: Services): void {
   app.view(VIEWS.lint, async ({ ack, body, view, client }) => {
-    const meta = lintMetadataSchema.safeParse(readMetadata(view.private_metadata));
+    const meta = formMetadata(body, lintMetadataSchema);
     const content = inputValue(view.state.values, LINT_BLOCKS.config);
-    if (!meta.success || content === undefined) {
-      await ack({
-        response_action: 'errors',
-        errors: {
-          [LINT_BLOCKS.config]: meta.success
-            ? 'Paste the configuration file to check.'
-            : 'This form expired; run /ci lint again.',
-        },
-      });
+    if (!meta || content === undefined) {
+      const problem = meta ? 'Paste the configuration file to check.' : formExpired('lint');
+      await ack(fieldErrors({ [LINT_BLOCKS.config]: problem }));
       return;
     }
     await ack({ response_action: 'update', view: lintingModal() });
-    const deployment = meta.data.d;
-    const submitter = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
-    const ix = submissionInteraction(services, client, submitter, undefined, VIEWS.lint);
-    const failure = { deployment, action: 'lint your configuration' };
-    await fillModal(ix, view.id, { title: 'Lint result', failure }, async () => {
-      const { session } = await openSession(services, submitter, deployment);
-      return lintResultModal(await lintConfiguration(session, content));
-    });
+    const ix = submissionInteraction(services, client, body, undefined);
+    const about = { deployment: meta.d, action: 'lint your configuration' };
+    await fillModal(ix, view.id, { title: LINT_RESULT_TITLE, about }, async ({ session }) =>
+      lintResultModal(await lintConfiguration(session, content)),
+    );
   });
 }

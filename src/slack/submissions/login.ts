@@ -2,14 +2,17 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { DEPLOYMENTS } from '../../config.js';
-import { describeError } from '../../ops/describe-error.js';
+import { describeError, errorCode } from '../../ops/describe-error.js';
 import { linkAccount, type TokenInput, TokenRejectedError } from '../../ops/link-account.js';
 import type { Services } from '../../services.js';
 import type { LinkedAccount } from '../../store/linked-accounts.js';
+import { siteOf } from '../deployments.js';
 import { publishHome } from '../home/publish.js';
 import { VIEWS } from '../ids.js';
+import { updateModal } from '../modal-flow.js';
 import { checkingModal, LOGIN_BLOCKS, linkedModal, loginModal } from '../views/account.js';
 import { inputValue } from '../views/modal.js';
+import { fieldErrors, formExpired, formMetadata, submissionInteraction } from './form.js';
 
 const metadataSchema = z.object({ d: z.enum(DEPLOYMENTS), c: z.string().optional() });
 
@@ -25,28 +28,23 @@ type Outcome = { ok: true; account: LinkedAccount } | { ok: false; error: unknow
  */
 export function registerLoginSubmission(app: App, services: Services): void {
   app.view(VIEWS.login, async ({ ack, body, view, client }) => {
-    const meta = metadataSchema.safeParse(safeJson(view.private_metadata));
+    const meta = formMetadata(body, metadataSchema);
     const ciToken = inputValue(view.state.values, LOGIN_BLOCKS.ciToken);
     const githubToken = inputValue(view.state.values, LOGIN_BLOCKS.githubToken);
-    if (!meta.success) {
-      await ack({
-        response_action: 'errors',
-        errors: { [LOGIN_BLOCKS.ciToken]: 'This form expired; run /ci login again.' },
-      });
+    if (!meta) {
+      await ack(fieldErrors({ [LOGIN_BLOCKS.ciToken]: formExpired('login') }));
       return;
     }
     if ((ciToken === undefined) === (githubToken === undefined)) {
       const message = 'Paste exactly one: a CI API token or a GitHub token.';
-      await ack({
-        response_action: 'errors',
-        errors: { [LOGIN_BLOCKS.ciToken]: message, [LOGIN_BLOCKS.githubToken]: message },
-      });
+      await ack(fieldErrors({ [LOGIN_BLOCKS.ciToken]: message, [LOGIN_BLOCKS.githubToken]: message }));
       return;
     }
 
-    const deployment = meta.data.d;
+    const deployment = meta.d;
     const label = services.label(deployment);
-    const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
+    const ix = submissionInteraction(services, client, body, undefined);
+    const actor = ix.actor;
     const input: TokenInput = ciToken !== undefined ? { ciToken } : { githubToken: githubToken ?? '' };
     const outcome: Promise<Outcome> = linkAccount(services, actor, deployment, input).then(
       (account) => ({ ok: true, account }),
@@ -55,17 +53,11 @@ export function registerLoginSubmission(app: App, services: Services): void {
     const quick = await Promise.race([outcome, delay(INLINE_CHECK_MS, undefined)]);
 
     const form = (problem?: string) =>
-      loginModal({
-        deployment,
-        label,
-        webUrl: services.ci.deployment(deployment).webUrl,
-        channelId: meta.data.c,
-        problem,
-      });
+      loginModal({ site: siteOf(services, deployment), channelId: meta.c, problem });
     if (quick?.ok) {
       await ack({ response_action: 'update', view: linkedModal(quick.account, label) });
     } else if (quick && quick.error instanceof TokenRejectedError) {
-      await ack({ response_action: 'errors', errors: { [blockOf(quick.error)]: quick.error.message } });
+      await ack(fieldErrors({ [blockOf(quick.error)]: quick.error.message }));
     } else if (quick) {
       await ack({
         response_action: 'update',
@@ -81,13 +73,11 @@ export function registerLoginSubmission(app: App, services: Services): void {
               ? late.error.message
               : describeError(late.error, { deploymentLabel: label }).text,
           );
-      await client.views.update({ view_id: view.id, view: next }).catch((error: unknown) => {
-        services.logger.warn({ err: error }, 'could not update the login modal');
-      });
+      await updateModal(ix, view.id, next);
     }
     const result = quick ?? (await outcome);
     if (!result.ok && !(result.error instanceof TokenRejectedError)) {
-      services.logger.warn({ code: (result.error as { code?: string }).code }, 'linking an account failed');
+      ix.logger.warn({ code: errorCode(result.error) }, 'linking an account failed');
     }
     if (result.ok) await publishHome(services, client, actor);
   });
@@ -95,12 +85,4 @@ export function registerLoginSubmission(app: App, services: Services): void {
 
 function blockOf(error: TokenRejectedError): string {
   return error.field === 'githubToken' ? LOGIN_BLOCKS.githubToken : LOGIN_BLOCKS.ciToken;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

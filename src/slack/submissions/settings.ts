@@ -1,27 +1,21 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { DEPLOYMENTS } from '../../config.js';
-import { openSession } from '../../ops/actor.js';
 import { changedSettings, saveRepoSettings } from '../../ops/settings.js';
 import type { Services } from '../../services.js';
-import { placeOf } from '../acting.js';
 import { VIEWS } from '../ids.js';
-import { escapeMrkdwn } from '../text/escape.js';
-import { mention } from '../views/lines.js';
+import { fillModal } from '../modal-flow.js';
+import type { SlackMessage } from '../reply.js';
 import {
   readSettingsForm,
+  SETTINGS_TITLE,
   type SettingsMetadata,
   settingsAnnouncement,
   settingsMessageModal,
   settingsSavedModal,
+  settingsSavingModal,
 } from '../views/settings.js';
-import {
-  announceFromModal,
-  describeForModal,
-  safeJson,
-  submissionInteraction,
-  updateModal,
-} from './common.js';
+import { announceFromModal, fieldErrors, formMetadata, submissionInteraction } from './form.js';
 
 const metadataSchema: z.ZodType<SettingsMetadata> = z.object({
   d: z.enum(DEPLOYMENTS),
@@ -38,18 +32,18 @@ const metadataSchema: z.ZodType<SettingsMetadata> = z.object({
  */
 export function registerSettingsSubmission(app: App, services: Services): void {
   app.view(VIEWS.settings, async ({ ack, body, view, client }) => {
-    const meta = metadataSchema.safeParse(safeJson(view.private_metadata));
-    if (!meta.success) {
+    const meta = formMetadata(body, metadataSchema);
+    if (!meta) {
       await ack({
         response_action: 'update',
         view: settingsMessageModal('This form expired; run `/ci settings` again.'),
       });
       return;
     }
-    const { d: deployment, id: repoId, r: repoSlug, q: quiet, c: channelId, o: shown } = meta.data;
+    const { d: deployment, id: repoId, r: repoSlug, q: quiet, c: channelId, o: shown } = meta;
     const form = readSettingsForm(view.state.values, shown);
     if (!form.ok) {
-      await ack({ response_action: 'errors', errors: form.errors });
+      await ack(fieldErrors(form.errors));
       return;
     }
     const changes = changedSettings(shown, form.values);
@@ -60,34 +54,22 @@ export function registerSettingsSubmission(app: App, services: Services): void {
       });
       return;
     }
-    await ack({
-      response_action: 'update',
-      view: settingsMessageModal(
-        `:hourglass_flowing_sand: Saving the settings of *${escapeMrkdwn(repoSlug)}*…`,
-      ),
-    });
+    await ack({ response_action: 'update', view: settingsSavingModal(repoSlug) });
 
-    const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
-    const ix = submissionInteraction(services, client, actor, channelId, VIEWS.settings);
-    const place = placeOf(ix, deployment);
-    let login: string | undefined;
-    try {
-      const { session, account } = await openSession(services, actor, deployment);
-      login = account.ciLogin;
+    const ix = submissionInteraction(services, client, body, channelId);
+    const about = {
+      deployment,
+      action: `change the settings of ${repoSlug}`,
+      subject: repoSlug,
+      isChange: true,
+    };
+    // With --quiet the modal itself is the private confirmation.
+    let announcement: SlackMessage | undefined;
+    await fillModal(ix, view.id, { title: SETTINGS_TITLE, about }, async ({ session, site }) => {
       await saveRepoSettings(session, repoId, changes);
-      await updateModal(services, client, view.id, settingsSavedModal(repoSlug, changes, place));
-      // With --quiet the modal itself is the private confirmation.
-      if (!quiet)
-        await announceFromModal(ix, settingsAnnouncement(mention(actor.userId), repoSlug, changes, place));
-    } catch (error) {
-      const text = describeForModal(services, error, {
-        deploymentLabel: place.label,
-        action: `change the settings of ${repoSlug}`,
-        subject: repoSlug,
-        login,
-        isChange: true,
-      });
-      await updateModal(services, client, view.id, settingsMessageModal(`:warning: ${escapeMrkdwn(text)}`));
-    }
+      announcement = settingsAnnouncement(ix.actor.userId, repoSlug, changes, site);
+      return settingsSavedModal(repoSlug, changes, site);
+    });
+    if (announcement && !quiet) await announceFromModal(ix, announcement);
   });
 }

@@ -1,18 +1,19 @@
 import type { App } from '@slack/bolt';
-import type { SshKey } from '../../ci/schemas.js';
-import { openSession } from '../../ops/actor.js';
 import { looksLikePrivateKey, replaceSshKey } from '../../ops/ssh-keys.js';
 import type { Services } from '../../services.js';
 import { VIEWS } from '../ids.js';
-import { fillModal, readMetadata, submissionInteraction } from '../modal-flow.js';
+import { fillModal } from '../modal-flow.js';
+import type { SlackMessage } from '../reply.js';
 import {
   SSH_KEY_BLOCKS,
+  SSH_KEY_SET_TITLE,
   sshKeyMetadataSchema,
   sshKeySavedModal,
   sshKeySavingModal,
   sshKeySetAnnouncement,
 } from '../views/keys.js';
 import { inputValue } from '../views/modal.js';
+import { announceFromModal, fieldErrors, formExpired, formMetadata, submissionInteraction } from './form.js';
 
 /**
  * The SSH key form's submit: the key is checked for its armour at once, then sent in one PATCH to
@@ -21,46 +22,35 @@ import { inputValue } from '../views/modal.js';
  */
 export function registerSshKeySetSubmission(app: App, services: Services): void {
   app.view(VIEWS.sshKeySet, async ({ ack, body, view, client }) => {
-    const meta = sshKeyMetadataSchema.safeParse(readMetadata(view.private_metadata));
+    const meta = formMetadata(body, sshKeyMetadataSchema);
     const value = inputValue(view.state.values, SSH_KEY_BLOCKS.key);
-    if (!meta.success) {
-      await ack({
-        response_action: 'errors',
-        errors: { [SSH_KEY_BLOCKS.key]: 'This form expired; run /ci sshkey set again.' },
-      });
+    if (!meta) {
+      await ack(fieldErrors({ [SSH_KEY_BLOCKS.key]: formExpired('sshkey set') }));
       return;
     }
     if (value === undefined || !looksLikePrivateKey(value)) {
-      await ack({
-        response_action: 'errors',
-        errors: {
+      await ack(
+        fieldErrors({
           [SSH_KEY_BLOCKS.key]:
             'Paste the whole private key, from its -----BEGIN … PRIVATE KEY----- line to its -----END … PRIVATE KEY----- line.',
-        },
-      });
+        }),
+      );
       return;
     }
     const description = inputValue(view.state.values, SSH_KEY_BLOCKS.description)?.trim();
 
-    const { d: deployment, id, s: slug, c: channelId, q: quiet } = meta.data;
+    const { d: deployment, id, s: slug, c: channelId, q: quiet } = meta;
     const repo = { id, slug };
     await ack({ response_action: 'update', view: sshKeySavingModal(slug) });
-    const submitter = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
-    const ix = submissionInteraction(services, client, submitter, channelId, VIEWS.sshKeySet);
-    const webUrl = services.ci.deployment(deployment).webUrl;
-    const failure = { deployment, action: `set the SSH key of ${slug}`, subject: slug, isChange: true };
-    let saved: SshKey | undefined;
-    await fillModal(ix, view.id, { title: 'Set SSH key', failure }, async () => {
-      const { session } = await openSession(services, submitter, deployment);
-      saved = await replaceSshKey(session, repo, { value, ...(description ? { description } : {}) });
-      return sshKeySavedModal(repo, saved, webUrl);
+    const ix = submissionInteraction(services, client, body, channelId);
+    const about = { deployment, action: `set the SSH key of ${slug}`, subject: slug, isChange: true };
+    // Set once the key is saved; announced after the modal says so.
+    let announcement: SlackMessage | undefined;
+    await fillModal(ix, view.id, { title: SSH_KEY_SET_TITLE, about }, async ({ session, site }) => {
+      const key = await replaceSshKey(session, repo, { value, ...(description ? { description } : {}) });
+      announcement = sshKeySetAnnouncement(ix.actor.userId, repo, site);
+      return sshKeySavedModal(repo, key, site);
     });
-    if (saved && !quiet && channelId) {
-      await ix.reply
-        .publicly(sshKeySetAnnouncement(submitter.userId, repo, webUrl))
-        .catch((error: unknown) => {
-          ix.logger.warn({ err: error }, 'could not announce a new SSH key');
-        });
-    }
+    if (announcement && !quiet) await announceFromModal(ix, announcement);
   });
 }

@@ -35,6 +35,14 @@ export function inlineCode(text: string): string {
 }
 
 /**
+ * `<@U123>`: a mention of a Slack user (who acted, in announcements). Anything that is not a user
+ * id is shown escaped instead, so a value from outside cannot become a broadcast.
+ */
+export function mention(userId: string): string {
+  return /^[UW][A-Z0-9]+$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
+}
+
+/**
  * The URL, normalised, when it is an absolute http(s) URL; `undefined` otherwise (`javascript:`,
  * `mailto:`, relative or malformed). Suitable for a button's `url` field.
  */

@@ -1,4 +1,4 @@
-/** Small formatters for numbers, counts, durations and relative times in messages. */
+/** Small formatters for numbers, counts, sizes, durations and relative times in messages. */
 
 const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
@@ -10,6 +10,26 @@ export function formatNumber(n: number): string {
 /** `1 build`, `2 builds`, `1,234 builds`; give the plural when it is not singular + `s`. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${formatNumber(count)} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** `Restarted` from `restarted`: the first letter upper-cased. */
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const BYTE_UNITS = ['KB', 'MB', 'GB', 'TB'];
+
+/** 18874368 → `18 MB`, 1536 → `1.5 KB` (powers of 1,024). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
+  let value = bytes;
+  let unit = 'B';
+  for (const next of BYTE_UNITS) {
+    if (value < 1024) break;
+    value /= 1024;
+    unit = next;
+  }
+  return `${value < 10 ? Math.round(value * 10) / 10 : Math.round(value)} ${unit}`;
 }
 
 const UNITS: readonly [suffix: string, seconds: number][] = [

@@ -1,17 +1,18 @@
 import type { App, types, webApi } from '@slack/bolt';
 import type { CiSession } from '../../ci/client.js';
 import type { Deployment } from '../../config.js';
-import { type Actor, openSession } from '../../ops/actor.js';
+import type { Actor } from '../../ops/actor.js';
 import { NotLinkedError } from '../../ops/describe-error.js';
 import type { BuildOrJobRef } from '../../ops/references.js';
 import { resolveBuild, resolveJob } from '../../ops/resolve.js';
 import type { Services } from '../../services.js';
-import { siteOf } from '../build-flows.js';
+import { openActing } from '../acting.js';
+import { siteOf } from '../deployments.js';
 import { parseBuildOrJobRef } from '../refs.js';
 import type { Block } from '../reply.js';
 import { buildCardBlocks } from '../views/build-card.js';
-import type { Site } from '../views/build-format.js';
 import { jobCardBlocks } from '../views/job-card.js';
+import type { Site } from '../views/site.js';
 import { unfurlLinkOffer } from '../views/unfurl.js';
 
 /**
@@ -68,10 +69,8 @@ async function unfurlLinks(
   await Promise.all(
     links.map(async (link) => {
       try {
-        const { session } = await openSession(services, sharer, link.deployment);
-        unfurls[link.url] = {
-          blocks: await preview(session, siteOf(services, link.deployment), link.ref, services),
-        };
+        const { session, site } = await openActing(services, sharer, link.deployment);
+        unfurls[link.url] = { blocks: await preview(session, site, link.ref, services) };
       } catch (error) {
         if (error instanceof NotLinkedError) notLinked.add(link.deployment);
         else services.logger.info({ err: error, url: link.url }, 'no preview for a shared CI link');

@@ -6,8 +6,10 @@ import { helpSections } from '../commands/index.js';
 import { ACTIONS, VIEWS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { escapeMrkdwn, link } from '../text/escape.js';
-import { actions, button, context, header, section } from './blocks.js';
+import { actions, type Button, button, context, header, section } from './blocks.js';
 import { type ModalView, modal, textInput } from './modal.js';
+import { infoModal, waitingModal } from './modal-states.js';
+import type { Site } from './site.js';
 
 export function helpMessage(): SlackMessage {
   const blocks: Block[] = [header('CI from Slack')];
@@ -21,24 +23,23 @@ export function commandHelpMessage(mrkdwn: string): SlackMessage {
 }
 
 export interface LoginModalInput {
-  deployment: Deployment;
-  label: string;
-  webUrl: string;
+  site: Site;
   channelId?: string | undefined;
   /** Shown above the fields when a check that ran after the submission failed. */
   problem?: string;
 }
 
 export const LOGIN_BLOCKS = { ciToken: 'ci_token', githubToken: 'github_token' } as const;
+const LOGIN_TITLE = 'Link CI account';
 
 export function loginModal(input: LoginModalInput): ModalView {
   const blocks: Block[] = [
-    section(`Link your *${escapeMrkdwn(input.label)}* account. Paste *one* of these:`),
+    section(`Link your *${escapeMrkdwn(input.site.label)}* account. Paste *one* of these:`),
     textInput({
       blockId: LOGIN_BLOCKS.ciToken,
-      label: `${input.label} API token`,
+      label: `${input.site.label} API token`,
       optional: true,
-      hint: `From ${input.webUrl}/account/preferences (Settings → API authentication).`,
+      hint: `From ${input.site.webUrl}/account/preferences (Settings → API authentication).`,
       placeholder: 'API token',
     }),
     textInput({
@@ -55,57 +56,36 @@ export function loginModal(input: LoginModalInput): ModalView {
   if (input.problem) blocks.unshift(section(`:warning: ${escapeMrkdwn(input.problem)}`));
   return modal({
     callbackId: VIEWS.login,
-    title: 'Link CI account',
+    title: LOGIN_TITLE,
     submit: 'Link',
     close: 'Cancel',
     blocks,
-    metadata: { d: input.deployment, c: input.channelId },
+    metadata: { d: input.site.deployment, c: input.channelId },
   });
 }
 
 export function checkingModal(label: string): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: 'Link CI account',
-    blocks: [section(`:hourglass_flowing_sand: Checking your token with ${escapeMrkdwn(label)}…`)],
-  });
+  return waitingModal(LOGIN_TITLE, `Checking your token with ${escapeMrkdwn(label)}`);
 }
 
 export function linkedModal(account: LinkedAccount, label: string): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: 'Account linked',
-    close: 'Done',
-    blocks: [
-      section(
-        `:white_check_mark: Linked as *${escapeMrkdwn(account.ciLogin)}* on ${escapeMrkdwn(label)}. Your commands and clicks now act with this account.`,
-      ),
-    ],
-  });
+  const text = `:white_check_mark: Linked as *${escapeMrkdwn(account.ciLogin)}* on ${escapeMrkdwn(label)}. Your commands and clicks now act with this account.`;
+  return infoModal('Account linked', [section(text)], 'Done');
 }
 
-export function linkPrompt(deployment: Deployment, label: string): SlackMessage {
-  return {
-    text: `Link your ${label} account to continue.`,
-    blocks: [
-      section(`Link your ${escapeMrkdwn(label)} account to continue.`),
-      ...actions([button(ACTIONS.linkAccount, 'Link account', { d: deployment }, { style: 'primary' })]),
-    ],
-  };
+/** The button that opens the login modal of a deployment (under "link your account" answers). */
+export function linkAccountButton(deployment: Deployment): Button {
+  return button(ACTIONS.linkAccount, 'Link account', { d: deployment }, { style: 'primary' });
 }
 
 export interface WhoamiEntry {
   account: LinkedAccount;
-  label: string;
-  webUrl: string;
+  site: Site;
   /** The live answer of GET /users for the deployment asked about, when it was checked. */
   user?: User;
 }
 
-export function whoamiMessage(
-  entries: WhoamiEntry[],
-  unlinked: Array<{ deployment: Deployment; label: string }>,
-): SlackMessage {
+export function whoamiMessage(entries: WhoamiEntry[], unlinked: Site[]): SlackMessage {
   if (entries.length === 0) {
     return {
       text: 'You have not linked a CI account yet.',
@@ -119,14 +99,14 @@ export function whoamiMessage(
       ],
     };
   }
-  const lines = entries.map(({ account, label, webUrl, user }) => {
+  const lines = entries.map(({ account, site, user }) => {
     const name = user?.name ? ` (${escapeMrkdwn(user.name)})` : '';
-    const who = link(profileWebUrl(webUrl, account.ciLogin), account.ciLogin);
+    const who = link(profileWebUrl(site.webUrl, account.ciLogin), account.ciLogin);
     const sync = user?.is_syncing ? ' · syncing with GitHub now' : '';
-    return `• *${escapeMrkdwn(label)}*: ${who}${name}${sync}`;
+    return `• *${escapeMrkdwn(site.label)}*: ${who}${name}${sync}`;
   });
   return {
-    text: `You are linked as ${entries.map((e) => `${e.account.ciLogin} on ${e.label}`).join(', ')}.`,
+    text: `You are linked as ${entries.map((e) => `${e.account.ciLogin} on ${e.site.label}`).join(', ')}.`,
     blocks: [section(`*Your linked CI accounts*\n${lines.join('\n')}`)],
   };
 }

@@ -1,13 +1,14 @@
 import type { Account, Broadcast, Repository, User } from '../../ci/schemas.js';
-import { profileWebUrl, repoWebUrl } from '../../ci/web-links.js';
+import { profileWebUrl } from '../../ci/web-links.js';
 import type { AccessLevel, PermissionsSummary, RepoSearch } from '../../ops/accounts.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { escapeMrkdwn, inlineCode, link, singleLine } from '../text/escape.js';
 import { fitList } from '../text/fit-list.js';
 import { formatNumber, plural, timeAgo } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
-import { context, section } from './blocks.js';
-import { lineSections } from './line-sections.js';
+import { section } from './blocks.js';
+import { listBlocks } from './lists.js';
+import { repoLink, type Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
 /** Account views: accounts, repositories, permissions, broadcasts and sync. */
@@ -22,51 +23,60 @@ const ACCOUNTS: Noun = ['account', 'accounts'];
 const REPOSITORIES: Noun = ['repository', 'repositories'];
 const ANNOUNCEMENTS: Noun = ['announcement', 'announcements'];
 
-/** A title, the lines that fit, and "showing N of M" (or the count) underneath. */
-function listBlocks(title: string, lines: string[], [one, many]: Noun): Block[] {
-  const fitted = fitList(lines, (line) => line, { maxItems: MAX_ITEMS, maxChars: MAX_LIST_CHARS });
-  const blocks: Block[] = [section(title), ...lineSections(fitted.shown)];
-  blocks.push(context(fitted.note ? `_${fitted.note} ${many}_` : `_${plural(lines.length, one, many)}_`));
-  return blocks;
+/** A title, the items that fit, and "showing N of M" (or how many there are) underneath. */
+function titledList<T>(
+  title: string,
+  items: readonly T[],
+  render: (item: T) => string,
+  [one, many]: Noun,
+): Block[] {
+  const whole = plural(items.length, one, many);
+  return [
+    section(title),
+    ...listBlocks(items, render, { maxItems: MAX_ITEMS, maxChars: MAX_LIST_CHARS, noun: many, whole }),
+  ];
 }
 
 export interface AccountsInput {
   accounts: Account[];
   all: boolean;
-  label: string;
-  webUrl: string;
+  site: Site;
 }
 
 export function accountsMessage(input: AccountsInput): SlackMessage {
-  const where = escapeMrkdwn(input.label);
+  const where = escapeMrkdwn(input.site.label);
   if (input.accounts.length === 0) {
     const hint = input.all
       ? ''
       : ' Try `/ci accounts --all` to include organizations you are not an admin of.';
-    return { text: `No accounts on ${input.label}.`, blocks: [section(`No accounts on ${where}.${hint}`)] };
+    return {
+      text: `No accounts on ${input.site.label}.`,
+      blocks: [section(`No accounts on ${where}.${hint}`)],
+    };
   }
-  const lines = input.accounts.map((account) => {
-    const name =
-      account.name && account.name !== account.login ? ` (${escapeMrkdwn(singleLine(account.name))})` : '';
-    const repos =
-      typeof account.repos_count === 'number'
-        ? ` · ${plural(account.repos_count, 'repository', 'repositories')}`
-        : '';
-    const subscribed = account.subscribed ? ' · subscribed' : '';
-    return `• ${link(profileWebUrl(input.webUrl, account.login), account.login)}${name} · ${escapeMrkdwn(account.type)}${repos}${subscribed}`;
-  });
   const title = input.all ? `*All your accounts on ${where}*` : `*Accounts you administer on ${where}*`;
   return {
-    text: `${plural(input.accounts.length, 'account')} on ${input.label}`,
-    blocks: listBlocks(title, lines, ACCOUNTS),
+    text: `${plural(input.accounts.length, 'account')} on ${input.site.label}`,
+    blocks: titledList(title, input.accounts, (account) => accountLine(account, input.site), ACCOUNTS),
   };
+}
+
+function accountLine(account: Account, site: Site): string {
+  const name =
+    account.name && account.name !== account.login ? ` (${escapeMrkdwn(singleLine(account.name))})` : '';
+  const repos =
+    typeof account.repos_count === 'number'
+      ? ` · ${plural(account.repos_count, 'repository', 'repositories')}`
+      : '';
+  const subscribed = account.subscribed ? ' · subscribed' : '';
+  return `• ${link(profileWebUrl(site.webUrl, account.login), account.login)}${name} · ${escapeMrkdwn(account.type)}${repos}${subscribed}`;
 }
 
 export interface ReposInput {
   repos: Repository[];
   search: RepoSearch;
   login: string;
-  webUrl: string;
+  site: Site;
   now: Date;
 }
 
@@ -81,7 +91,7 @@ function describeSearch(search: RepoSearch, login: string): string {
   return parts.join(', ');
 }
 
-function repoLine(repo: Repository, webUrl: string, now: Date): string {
+function repoLine(repo: Repository, site: Site, now: Date): string {
   const last =
     repo.last_build_number !== undefined
       ? ` · ${stateEmoji(repo.last_build_state)} #${escapeMrkdwn(repo.last_build_number)} ${escapeMrkdwn(stateWord(repo.last_build_state))}`
@@ -91,7 +101,7 @@ function repoLine(repo: Repository, webUrl: string, now: Date): string {
   const description = repo.description
     ? ` — ${escapeMrkdwn(truncate(singleLine(repo.description), MAX_DESCRIPTION))}`
     : '';
-  return `• ${link(repoWebUrl(webUrl, repo.slug), repo.slug)}${last}${when}${inactive}${description}`;
+  return `• ${repoLink(site, repo.slug)}${last}${when}${inactive}${description}`;
 }
 
 export function reposMessage(input: ReposInput): SlackMessage {
@@ -99,10 +109,14 @@ export function reposMessage(input: ReposInput): SlackMessage {
   if (input.repos.length === 0) {
     return { text: 'No repositories found.', blocks: [section(`No repositories ${which}.`)] };
   }
-  const lines = input.repos.map((repo) => repoLine(repo, input.webUrl, input.now));
   return {
     text: `${plural(input.repos.length, 'repository', 'repositories')} found`,
-    blocks: listBlocks(`*Repositories ${which}*`, lines, REPOSITORIES),
+    blocks: titledList(
+      `*Repositories ${which}*`,
+      input.repos,
+      (repo) => repoLine(repo, input.site, input.now),
+      REPOSITORIES,
+    ),
   };
 }
 
@@ -114,8 +128,8 @@ const LEVELS: ReadonlyArray<{ level: AccessLevel; title: string }> = [
 /** Per level, the names shown: the three levels must share one message. */
 const MAX_LEVEL_CHARS = 2500;
 
-export function permissionsMessage(summary: PermissionsSummary, label: string, webUrl: string): SlackMessage {
-  const blocks: Block[] = [section(`*Your repository permissions on ${escapeMrkdwn(label)}*`)];
+export function permissionsMessage(summary: PermissionsSummary, site: Site): SlackMessage {
+  const blocks: Block[] = [section(`*Your repository permissions on ${escapeMrkdwn(site.label)}*`)];
   for (const { level, title } of LEVELS) {
     const ids = summary.ids[level];
     if (ids.length === 0) {
@@ -126,42 +140,47 @@ export function permissionsMessage(summary: PermissionsSummary, label: string, w
       ids,
       (id) => {
         const slug = summary.slugs.get(id);
-        return slug ? link(repoWebUrl(webUrl, slug), slug) : `repository ${id}`;
+        return slug ? repoLink(site, slug) : `repository ${id}`;
       },
       { maxItems: MAX_ITEMS, maxChars: MAX_LEVEL_CHARS, separator: ', ' },
     );
     const note = fitted.note ? ` _(${fitted.note})_` : '';
     blocks.push(section(`*${title}* (${formatNumber(ids.length)}): ${fitted.shown.join(', ')}${note}`));
   }
-  return { text: `Your repository permissions on ${label}`, blocks };
+  return { text: `Your repository permissions on ${site.label}`, blocks };
 }
 
-export function broadcastsMessage(broadcasts: Broadcast[], label: string): SlackMessage {
+export function broadcastsMessage(broadcasts: Broadcast[], site: Site): SlackMessage {
+  const { label } = site;
   if (broadcasts.length === 0) {
     return {
       text: `No announcements from ${label}.`,
       blocks: [section(`No announcements from ${escapeMrkdwn(label)}.`)],
     };
   }
-  const lines = broadcasts.map((b) => `• ${escapeMrkdwn(truncate(singleLine(b.message), 500))}`);
   return {
     text: `${plural(broadcasts.length, 'announcement')} from ${label}`,
-    blocks: listBlocks(`*Announcements from ${escapeMrkdwn(label)}*`, lines, ANNOUNCEMENTS),
+    blocks: titledList(
+      `*Announcements from ${escapeMrkdwn(label)}*`,
+      broadcasts,
+      (b) => `• ${escapeMrkdwn(truncate(singleLine(b.message), 500))}`,
+      ANNOUNCEMENTS,
+    ),
   };
 }
 
-export function syncStartedMessage(label: string): SlackMessage {
-  const text = `Sync started: ${label} is refreshing your repositories and permissions from GitHub. I will tell you when it has finished.`;
+export function syncStartedMessage(site: Site): SlackMessage {
+  const text = `Sync started: ${site.label} is refreshing your repositories and permissions from GitHub. I will tell you when it has finished.`;
   return { text, blocks: [section(escapeMrkdwn(text))] };
 }
 
-export function syncFinishedMessage(user: User, label: string, now: Date): SlackMessage {
+export function syncFinishedMessage(user: User, site: Site, now: Date): SlackMessage {
   const when = user.synced_at ? ` (${timeAgo(user.synced_at, now)})` : '';
-  const text = `Sync finished${when}: your repositories and permissions on ${label} are up to date.`;
+  const text = `Sync finished${when}: your repositories and permissions on ${site.label} are up to date.`;
   return { text, blocks: [section(escapeMrkdwn(text))] };
 }
 
-export function syncStillRunningMessage(label: string): SlackMessage {
-  const text = `The sync on ${label} is still running. Check again later with /ci whoami.`;
+export function syncStillRunningMessage(site: Site): SlackMessage {
+  const text = `The sync on ${site.label} is still running. Check again later with /ci whoami.`;
   return { text, blocks: [section(escapeMrkdwn(text))] };
 }

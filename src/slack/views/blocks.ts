@@ -4,7 +4,6 @@ import type { Block } from '../reply.js';
 import {
   MAX_ACTIONS_ELEMENTS,
   MAX_BUTTON_TEXT,
-  MAX_BUTTON_URL,
   MAX_FIELD_TEXT,
   MAX_HEADER_TEXT,
   MAX_SECTION_FIELDS,
@@ -90,17 +89,8 @@ export function button<A extends ActionSpec>(
   };
 }
 
-export function linkButton(text: string, url: string, actionId: string): Button | undefined {
-  if (url.length > MAX_BUTTON_URL) return undefined;
-  return {
-    type: 'button',
-    action_id: actionId,
-    text: { type: 'plain_text', text: truncate(text, MAX_BUTTON_TEXT) },
-    url,
-  };
-}
-
-function confirmation(c: Confirmation): types.ConfirmationDialog {
+/** The dialog Slack shows before a dangerous click is sent (buttons and menus). */
+export function confirmation(c: Confirmation): types.ConfirmationDialog {
   return {
     title: { type: 'plain_text', text: truncate(c.title, 100) },
     text: { type: 'mrkdwn', text: truncate(c.text, 300) },

@@ -3,23 +3,22 @@ import { type Build, type Commit, isFinished, type Job } from '../../ci/schemas.
 import { ACTIONS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { escapeMrkdwn, link } from '../text/escape.js';
-import { formatNumber, plural } from '../text/format.js';
+import { capitalise, formatNumber, plural } from '../text/format.js';
 import { MAX_BLOCKS_PER_MESSAGE, MAX_STATIC_SELECT_OPTIONS, MAX_TOTAL_BLOCK_TEXT } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
 import { actions, type Button, button, context, header, section } from './blocks.js';
 import {
   buildUrl,
-  capitalise,
   commitSubject,
   commitText,
   jobConfigSummary,
   jobUrl,
   originText,
-  type Site,
   timingText,
 } from './build-format.js';
 import { blockTextLength } from './fit-blocks.js';
 import { staticSelect } from './select.js';
+import type { Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
 /**

@@ -1,22 +1,15 @@
 import type { Build, Commit, Job } from '../../ci/schemas.js';
 import { buildWebUrl, jobWebUrl } from '../../ci/web-links.js';
-import type { Deployment } from '../../config.js';
 import { breakFences } from '../text/code-block.js';
 import { escapeMrkdwn, inlineCode, link, singleLine } from '../text/escape.js';
 import { formatDuration, timeAgo } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
+import type { Site } from './site.js';
 
 /**
  * Pieces of build and job messages shared by the list, the card, the job list and the log. Each
  * returns mrkdwn with outside text (branches, commit messages, names, configuration) escaped.
  */
-
-/** Where a build lives: the deployment, its human label and the web app's base URL. */
-export interface Site {
-  deployment: Deployment;
-  label: string;
-  webUrl: string;
-}
 
 export const buildUrl = (site: Site, slug: string, buildId: number) =>
   buildWebUrl(site.webUrl, slug, buildId);
@@ -183,8 +176,4 @@ function envText(env: unknown): string | undefined {
     return envText(record.jobs) ?? envText(record.matrix);
   }
   return undefined;
-}
-
-export function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,4 +1,3 @@
-import { repoWebUrl } from '../../ci/web-links.js';
 import type { ControlTarget, ControlVerb } from '../../ops/build-control.js';
 import {
   type BuildEntry,
@@ -10,13 +9,14 @@ import {
 } from '../../ops/builds.js';
 import { ACTIONS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
-import { escapeMrkdwn, inlineCode, link } from '../text/escape.js';
+import { escapeMrkdwn, inlineCode, link, mention } from '../text/escape.js';
 import { fitList } from '../text/fit-list.js';
-import { formatNumber } from '../text/format.js';
+import { capitalise, formatNumber } from '../text/format.js';
 import { MAX_TOTAL_BLOCK_TEXT } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
 import { actions, button, context, section } from './blocks.js';
-import { buildUrl, commitText, jobUrl, originText, type Site, timingText } from './build-format.js';
+import { buildUrl, commitText, jobUrl, originText, timingText } from './build-format.js';
+import { repoLink, type Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
 /** `/ci builds` (a page of builds with an Older button), `/ci status`, and restart/cancel announcements. */
@@ -44,7 +44,7 @@ export function buildListMessage(page: BuildPage, site: Site, now: Date): SlackM
   const slug = page.repo.slug;
   const filters = filterText(page.filters);
   const from = page.afterNumber === undefined ? '' : ` before #${escapeMrkdwn(page.afterNumber)}`;
-  const title = `*Builds of ${link(repoWebUrl(site.webUrl, slug), slug)}*${filters ? ` (${filters})` : ''}${from}`;
+  const title = `*Builds of ${repoLink(site, slug)}*${filters ? ` (${filters})` : ''}${from}`;
   const blocks: Block[] = [section(title)];
 
   // Each row is a section with a Details button: both count towards Slack's text total.
@@ -100,10 +100,10 @@ function emptyText(page: BuildPage, filters: string): string {
 /** `/ci status`: the last build in one line, with a button to show it. */
 export function statusMessage(status: RepoStatus, site: Site, now: Date): SlackMessage {
   const slug = status.repo.slug;
-  const repoLink = link(repoWebUrl(site.webUrl, slug), slug);
+  const repo = repoLink(site, slug);
   const last = status.lastBuild;
   if (!last) {
-    return { text: `${slug} has no builds yet.`, blocks: [section(`${repoLink} has no builds yet.`)] };
+    return { text: `${slug} has no builds yet.`, blocks: [section(`${repo} has no builds yet.`)] };
   }
   const state = last.state ?? 'unknown';
   const number = last.number ? `#${last.number}` : `${last.id}`;
@@ -111,7 +111,7 @@ export function statusMessage(status: RepoStatus, site: Site, now: Date): SlackM
     { state, duration: last.duration, started_at: last.startedAt, finished_at: last.finishedAt },
     now,
   );
-  const text = `${stateEmoji(state)} ${repoLink}: build ${link(buildUrl(site, slug, last.id), number)} *${escapeMrkdwn(stateWord(state))}*${timing ? ` · ${timing}` : ''}`;
+  const text = `${stateEmoji(state)} ${repo}: build ${link(buildUrl(site, slug, last.id), number)} *${escapeMrkdwn(stateWord(state))}*${timing ? ` · ${timing}` : ''}`;
   return {
     text: `${slug}: build ${number} ${stateWord(state)}`,
     blocks: [section(text, button(ACTIONS.showBuild, 'Show build', { d: site.deployment, id: last.id }))],
@@ -133,11 +133,10 @@ export function controlAnnouncement(
   target: ControlTarget,
   site: Site,
 ): SlackMessage {
-  return { text: `<@${userId}> ${PAST[verb]} ${targetLink(site, target)}` };
+  return { text: `${mention(userId)} ${PAST[verb]} ${targetLink(site, target)}` };
 }
 
 /** To the person who acted, when the announcement was left out: "Restarted build #123 of owner/name." */
 export function controlConfirmation(verb: ControlVerb, target: ControlTarget, site: Site): SlackMessage {
-  const done = PAST[verb];
-  return { text: `${done.charAt(0).toUpperCase()}${done.slice(1)} ${targetLink(site, target)}.` };
+  return { text: `${capitalise(PAST[verb])} ${targetLink(site, target)}.` };
 }

@@ -1,38 +1,15 @@
-import type { Cache, Repository } from '../../ci/schemas.js';
-import type { Deployment } from '../../config.js';
-import { type CacheFilter, totalBytes } from '../../ops/caches.js';
+import type { Cache } from '../../ci/schemas.js';
+import { type CacheFilter, type CacheList, totalBytes } from '../../ops/caches.js';
 import { ACTIONS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
-import { escapeMrkdwn, inlineCode, singleLine } from '../text/escape.js';
-import { plural, timeAgo } from '../text/format.js';
+import { escapeMrkdwn, inlineCode, mention, singleLine } from '../text/escape.js';
+import { formatBytes, plural, timeAgo } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
 import { actions, type Button, button, header, section } from './blocks.js';
-import { listBlocks } from './lines.js';
-import { repoLink } from './repos.js';
+import { listBlocks } from './lists.js';
+import { repoLink, type Site } from './site.js';
 
 /** Cache list, the delete prompt with its confirmation dialog, and the announcement of a deletion. */
-
-export interface CachePlace {
-  deployment: Deployment;
-  webUrl: string;
-  now: Date;
-  quiet?: boolean;
-}
-
-const UNITS = ['KB', 'MB', 'GB', 'TB'];
-
-/** 18874368 → "18 MB", 1536 → "1.5 KB" (powers of 1,024). */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
-  let value = bytes;
-  let unit = 'B';
-  for (const next of UNITS) {
-    if (value < 1024) break;
-    value /= 1024;
-    unit = next;
-  }
-  return `${value < 10 ? Math.round(value * 10) / 10 : Math.round(value)} ${unit}`;
-}
 
 /** " on branch `main` whose names contain `node`": the filter as words, escaped. */
 export function filterWords(filter: CacheFilter): string {
@@ -41,29 +18,24 @@ export function filterWords(filter: CacheFilter): string {
   return `${branch}${match}`;
 }
 
-export function cachesMessage(
-  repo: Repository,
-  caches: Cache[],
-  bytes: number,
-  filter: CacheFilter,
-  place: CachePlace,
-): SlackMessage {
+export function cachesMessage(list: CacheList, filter: CacheFilter, site: Site, now: Date): SlackMessage {
+  const { repo, caches, bytes } = list;
   const title = `Caches of ${repo.slug}`;
   const summary = `${plural(caches.length, 'cache')}${filterWords(filter)}, ${formatBytes(bytes)} in all.`;
   const blocks: Block[] = [header(title)];
   if (caches.length === 0) {
-    blocks.push(section(`${repoLink(place, repo.slug)} has no caches${filterWords(filter)}.`));
+    blocks.push(section(`${repoLink(site, repo.slug)} has no caches${filterWords(filter)}.`));
     return { text: escapeMrkdwn(`${title}: none`), blocks };
   }
   blocks.push(section(summary));
   blocks.push(
-    ...listBlocks(caches, (c) => cacheLine(c, place.now), {
+    ...listBlocks(caches, (c) => cacheLine(c, now), {
       maxItems: 100,
       maxChars: 9_000,
       noun: 'caches',
     }),
   );
-  blocks.push(...actions([deleteButton(repo, caches, bytes, filter, place, 'Delete these caches')]));
+  blocks.push(...actions([deleteButton(list, filter, site, { quiet: false, label: 'Delete these caches' })]));
   return { text: escapeMrkdwn(`${title}: ${caches.length}, ${formatBytes(bytes)}`), blocks };
 }
 
@@ -75,34 +47,33 @@ function cacheLine(cache: Cache, now: Date): string {
 
 /** `caches … delete`: what would go, with a Delete button whose dialog repeats the filter and the count. */
 export function cachesDeletePrompt(
-  repo: Repository,
-  caches: Cache[],
-  bytes: number,
+  list: CacheList,
   filter: CacheFilter,
-  place: CachePlace,
+  site: Site,
+  options: { quiet: boolean },
 ): SlackMessage {
+  const { repo, caches, bytes } = list;
   if (caches.length === 0) {
-    return { text: `${repoLink(place, repo.slug)} has no caches${filterWords(filter)}: nothing to delete.` };
+    return { text: `${repoLink(site, repo.slug)} has no caches${filterWords(filter)}: nothing to delete.` };
   }
   const what = `${plural(caches.length, 'cache')} (${formatBytes(bytes)})`;
   return {
     text: escapeMrkdwn(`Delete ${caches.length} caches of ${repo.slug}?`),
     blocks: [
       section(
-        `Delete ${what} of ${repoLink(place, repo.slug)}${filterWords(filter)}? The next builds will rebuild them, and may take longer.`,
+        `Delete ${what} of ${repoLink(site, repo.slug)}${filterWords(filter)}? The next builds will rebuild them, and may take longer.`,
       ),
-      ...actions([deleteButton(repo, caches, bytes, filter, place, 'Delete')]),
+      ...actions([deleteButton(list, filter, site, { quiet: options.quiet, label: 'Delete' })]),
     ],
   };
 }
 
+/** `quiet` (the command's --quiet) keeps the click's change out of the channel. */
 function deleteButton(
-  repo: Repository,
-  caches: Cache[],
-  bytes: number,
+  { repo, caches, bytes }: CacheList,
   filter: CacheFilter,
-  place: CachePlace,
-  label: string,
+  site: Site,
+  options: { quiet: boolean; label: string },
 ): Button | undefined {
   // What ACTIONS.deleteCaches can carry; longer values cannot come from the parser.
   if (repo.slug.length > 300 || (filter.branch?.length ?? 0) > 255 || (filter.match?.length ?? 0) > 255) {
@@ -110,13 +81,13 @@ function deleteButton(
   }
   return button(
     ACTIONS.deleteCaches,
-    label,
+    options.label,
     {
-      d: place.deployment,
+      d: site.deployment,
       repo: repo.slug,
       ...(filter.branch ? { branch: filter.branch } : {}),
       ...(filter.match ? { match: filter.match } : {}),
-      ...(place.quiet ? { q: true } : {}),
+      ...(options.quiet ? { q: true } : {}),
     },
     {
       style: 'danger',
@@ -129,14 +100,35 @@ function deleteButton(
   );
 }
 
-export function cachesDeletedText(
+/** In the channel after the Delete click: "<@U1> deleted 2 caches (37 MB) of owner/name on branch `main`". */
+export function cachesDeletedAnnouncement(
+  userId: string,
   repoSlug: string,
   deleted: Cache[] | undefined,
   filter: CacheFilter,
-  place: { webUrl: string },
+  site: Site,
+): SlackMessage {
+  return { text: `${mention(userId)} deleted ${deletedText(repoSlug, deleted, filter, site)}` };
+}
+
+export function cachesDeletedConfirmation(
+  repoSlug: string,
+  deleted: Cache[] | undefined,
+  filter: CacheFilter,
+  site: Site,
+): SlackMessage {
+  return { text: `Deleted ${deletedText(repoSlug, deleted, filter, site)}.` };
+}
+
+/** `deleted` is undefined when the service did not say which caches went. */
+function deletedText(
+  repoSlug: string,
+  deleted: Cache[] | undefined,
+  filter: CacheFilter,
+  site: Site,
 ): string {
   const what = deleted
     ? `${plural(deleted.length, 'cache')} (${formatBytes(totalBytes(deleted))})`
     : 'the caches';
-  return `${what} of ${repoLink(place, repoSlug)}${filterWords(filter)}`;
+  return `${what} of ${repoLink(site, repoSlug)}${filterWords(filter)}`;
 }

@@ -1,15 +1,15 @@
 import type { Repository } from '../../ci/schemas.js';
-import type { Deployment } from '../../config.js';
 import type { ShownEnvVar } from '../../ops/env-vars.js';
 import { ACTIONS, VIEWS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
-import { escapeMrkdwn, inlineCode } from '../text/escape.js';
+import { escapeMrkdwn, inlineCode, mention } from '../text/escape.js';
 import { MAX_BLOCKS_PER_MESSAGE } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
 import { actions, type Button, button, type Confirmation, context, header, section } from './blocks.js';
-import { shownTextLength } from './lines.js';
+import { blockTextLength } from './fit-blocks.js';
 import { type ModalView, modal, textInput } from './modal.js';
-import { repoLink } from './repos.js';
+import { infoModal, waitingModal } from './modal-states.js';
+import { repoLink, type Site } from './site.js';
 
 /**
  * Environment variable views. A private value is never part of any of them: the list shows
@@ -27,18 +27,11 @@ const MAX_LISTED = MAX_BLOCKS_PER_MESSAGE - 4;
 const BUTTON_NAME = /^.{1,255}$/s;
 const BUTTON_ID = /^[A-Za-z0-9-]{1,64}$/;
 
-export interface EnvPlace {
-  deployment: Deployment;
-  webUrl: string;
-  /** Keeps the change out of the channel (`--quiet`). */
-  quiet?: boolean;
-}
-
-export function envListMessage(repo: Repository, vars: ShownEnvVar[], place: EnvPlace): SlackMessage {
+export function envListMessage(repo: Repository, vars: ShownEnvVar[], site: Site): SlackMessage {
   const title = `Environment variables of ${repo.slug}`;
   const blocks: Block[] = [header(title)];
   if (vars.length === 0) {
-    blocks.push(section(`${repoLink(place, repo.slug)} has no environment variables.`));
+    blocks.push(section(`${repoLink(site, repo.slug)} has no environment variables.`));
   }
   let shown = 0;
   let textBudget = MAX_LIST_TEXT;
@@ -48,9 +41,9 @@ export function envListMessage(repo: Repository, vars: ShownEnvVar[], place: Env
       : `_${PRIVATE_VALUE}_`;
     const block = section(
       `${inlineCode(truncate(envVar.name, SHOWN_NAME_CHARS))} = ${value}`,
-      unsetButton(repo, envVar, place),
+      unsetButton(repo, envVar, site),
     );
-    textBudget -= shownTextLength(block);
+    textBudget -= blockTextLength(block);
     if (shown >= MAX_LISTED || textBudget < 0) break;
     blocks.push(block);
     shown += 1;
@@ -68,23 +61,24 @@ export function envListMessage(repo: Repository, vars: ShownEnvVar[], place: Env
   };
 }
 
+/** `quiet` (the command's --quiet) keeps the click's change out of the channel. */
 function unsetButton(
   repo: Repository,
   envVar: ShownEnvVar,
-  place: EnvPlace,
-  label = 'Unset',
+  site: Site,
+  options: { quiet?: boolean; label?: string } = {},
 ): Button | undefined {
   if (!BUTTON_NAME.test(envVar.name) || !BUTTON_ID.test(envVar.id)) return undefined;
   return button(
     ACTIONS.deleteEnvVar,
-    label,
+    options.label ?? 'Unset',
     {
-      d: place.deployment,
+      d: site.deployment,
       repoId: repo.id,
       envId: envVar.id,
       name: envVar.name,
       repo: repo.slug,
-      q: place.quiet,
+      q: options.quiet,
     },
     { suffix: envVar.id, style: 'danger', confirm: unsetConfirmation(repo, envVar) },
   );
@@ -99,49 +93,58 @@ function unsetConfirmation(repo: Repository, envVar: ShownEnvVar): Confirmation 
 }
 
 /** `env unset NAME`: asks first; the button's confirmation dialog asks again before anything goes. */
-export function envUnsetPrompt(repo: Repository, envVar: ShownEnvVar, place: EnvPlace): SlackMessage {
-  const text = `Unset ${inlineCode(envVar.name)} on ${repoLink(place, repo.slug)}? Later builds will not get it.`;
-  const unset = unsetButton(repo, envVar, place, 'Delete');
+export function envUnsetPrompt(
+  repo: Repository,
+  envVar: ShownEnvVar,
+  site: Site,
+  options: { quiet: boolean },
+): SlackMessage {
+  const text = `Unset ${inlineCode(envVar.name)} on ${repoLink(site, repo.slug)}? Later builds will not get it.`;
+  const unset = unsetButton(repo, envVar, site, { quiet: options.quiet, label: 'Delete' });
   return {
     text: escapeMrkdwn(`Unset ${envVar.name} on ${repo.slug}?`),
     blocks: [section(text), ...actions([unset])],
   };
 }
 
-export function envUnsetAnnouncement(userMention: string, repoSlug: string, name: string, place: EnvPlace) {
-  return { text: `${userMention} unset ${inlineCode(name)} on ${repoLink(place, repoSlug)}` };
+export function envUnsetAnnouncement(
+  userId: string,
+  repoSlug: string,
+  name: string,
+  site: Site,
+): SlackMessage {
+  return { text: `${mention(userId)} unset ${inlineCode(name)} on ${repoLink(site, repoSlug)}` };
 }
 
-export function envUnsetConfirmation(repoSlug: string, name: string, place: EnvPlace): SlackMessage {
-  return { text: `Unset ${inlineCode(name)} on ${repoLink(place, repoSlug)}.` };
+export function envUnsetConfirmation(repoSlug: string, name: string, site: Site): SlackMessage {
+  return { text: `Unset ${inlineCode(name)} on ${repoLink(site, repoSlug)}.` };
 }
 
 export const ENV_SET_BLOCKS = { value: 'env_value' } as const;
 
 export interface EnvSetInput {
-  deployment: Deployment;
+  site: Site;
   /** The repository as the user wrote it (`owner/name` or an id); resolved on submit. */
   repo: string;
   name: string;
   public: boolean;
   quiet: boolean;
   channelId: string | undefined;
-  label: string;
 }
 
 /** The env set modal: the name is fixed, the value is asked for and never shown back. */
 export function envSetModal(input: EnvSetInput): ModalView {
   const visibility = input.public
     ? ':eye: *Public*: the value will be shown in build logs and in `/ci env` lists.'
-    : `:lock: *Private*: the value is hidden in build logs and is never shown again, here or on ${escapeMrkdwn(input.label)}.`;
+    : `:lock: *Private*: the value is hidden in build logs and is never shown again, here or on ${escapeMrkdwn(input.site.label)}.`;
   return modal({
     callbackId: VIEWS.envSet,
-    title: 'Set variable',
+    title: ENV_SET_TITLE,
     submit: 'Save',
     close: 'Cancel',
     blocks: [
       section(
-        `Set ${inlineCode(input.name)} on *${escapeMrkdwn(input.repo)}* (${escapeMrkdwn(input.label)}).`,
+        `Set ${inlineCode(input.name)} on *${escapeMrkdwn(input.repo)}* (${escapeMrkdwn(input.site.label)}).`,
       ),
       context(visibility),
       textInput({
@@ -152,7 +155,7 @@ export function envSetModal(input: EnvSetInput): ModalView {
       }),
     ],
     metadata: {
-      d: input.deployment,
+      d: input.site.deployment,
       r: input.repo,
       n: input.name,
       p: input.public,
@@ -162,11 +165,29 @@ export function envSetModal(input: EnvSetInput): ModalView {
   });
 }
 
-/** What the env set modal shows while and after saving (never the value). */
-export function envSetStatusModal(mrkdwn: string): ModalView {
-  return modal({ callbackId: VIEWS.info, title: 'Set variable', close: 'Close', blocks: [section(mrkdwn)] });
+/** The env set modal's title, kept while and after saving. */
+export const ENV_SET_TITLE = 'Set variable';
+
+/** What the env set modal shows while and after saving: never the value. */
+export function envSavingModal(name: string, repo: string): ModalView {
+  return waitingModal(ENV_SET_TITLE, `Saving ${inlineCode(name)} on *${escapeMrkdwn(repo)}*`);
 }
 
-export function envSetText(result: { name: string; public: boolean; repoSlug: string }, place: EnvPlace) {
-  return `${inlineCode(result.name)} on ${repoLink(place, result.repoSlug)} (${result.public ? 'public' : 'private'})`;
+export interface EnvSet {
+  name: string;
+  public: boolean;
+  repoSlug: string;
+}
+
+export function envSavedModal(set: EnvSet, site: Site): ModalView {
+  return infoModal(ENV_SET_TITLE, [section(`:white_check_mark: Set ${envSetText(set, site)}.`)]);
+}
+
+export function envSetAnnouncement(userId: string, set: EnvSet, site: Site): SlackMessage {
+  return { text: `${mention(userId)} set ${envSetText(set, site)}` };
+}
+
+/** "`NAME` on owner/name (private)" */
+function envSetText(set: EnvSet, site: Site): string {
+  return `${inlineCode(set.name)} on ${repoLink(site, set.repoSlug)} (${set.public ? 'public' : 'private'})`;
 }

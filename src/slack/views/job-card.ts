@@ -5,7 +5,8 @@ import { escapeMrkdwn, inlineCode, link } from '../text/escape.js';
 import { truncate } from '../text/truncate.js';
 import { actions, button, context, section } from './blocks.js';
 import { jobLine } from './build-card.js';
-import { buildUrl, commitSubject, commitText, type Site } from './build-format.js';
+import { buildUrl, commitSubject, commitText } from './build-format.js';
+import type { Site } from './site.js';
 import { stateWord } from './state.js';
 
 /** One job: its line from the build card, where it belongs, and its buttons (link previews of job links). */

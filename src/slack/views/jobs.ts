@@ -6,7 +6,9 @@ import { formatNumber, plural } from '../text/format.js';
 import { MAX_SECTION_TEXT, MAX_TOTAL_BLOCK_TEXT } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
 import { context, section } from './blocks.js';
-import { commitSubject, jobUrl, type Site, timingText } from './build-format.js';
+import { commitSubject, jobUrl, timingText } from './build-format.js';
+import { lineSections } from './lists.js';
+import type { Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
 /**
@@ -47,7 +49,7 @@ export function jobListMessage(list: JobList, site: Site, now: Date): SlackMessa
     maxItems: list.entries.length,
     maxChars: MAX_TOTAL_BLOCK_TEXT - 1_000,
   });
-  blocks.push(...packLines(fitted.shown));
+  blocks.push(...lineSections(fitted.shown, SECTION_BUDGET));
   const notes: string[] = [];
   if (fitted.note) notes.push(`${fitted.note} jobs (cut to fit Slack)`);
   else notes.push(plural(list.entries.length, 'job'));
@@ -55,22 +57,4 @@ export function jobListMessage(list: JobList, site: Site, now: Date): SlackMessa
     notes.push(`${site.label} lists at most ${formatNumber(list.entries.length)}, so there may be more`);
   blocks.push(context(escapeMrkdwn(notes.join('; '))));
   return { text: `${plural(list.entries.length, 'job')} ${what}`, blocks };
-}
-
-/** Lines joined into as few sections as their text allows. */
-function packLines(lines: string[]): Block[] {
-  const blocks: Block[] = [];
-  let current: string[] = [];
-  let length = 0;
-  for (const line of lines) {
-    if (current.length > 0 && length + 1 + line.length > SECTION_BUDGET) {
-      blocks.push(section(current.join('\n')));
-      current = [];
-      length = 0;
-    }
-    current.push(line);
-    length += (current.length > 1 ? 1 : 0) + line.length;
-  }
-  if (current.length > 0) blocks.push(section(current.join('\n')));
-  return blocks;
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { SshKey } from '../../ci/schemas.js';
-import { repoWebUrl } from '../../ci/web-links.js';
 import { DEPLOYMENTS, type Deployment } from '../../config.js';
 import { MAX_ASSIGNMENTS, SECURE_YAML_HEADER, secureYamlEntry } from '../../ops/encrypt.js';
 import type { EncryptOutcome, PublicKey } from '../../ops/keys.js';
@@ -8,28 +7,30 @@ import type { RepoSummary } from '../../ops/ssh-keys.js';
 import { ACTIONS, VIEWS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { codeBlock } from '../text/code-block.js';
-import { escapeMrkdwn, inlineCode, link } from '../text/escape.js';
+import { escapeMrkdwn, inlineCode, mention } from '../text/escape.js';
 import { MAX_SECTION_TEXT } from '../text/limits.js';
 import { actions, button, context, section } from './blocks.js';
+import { packLines } from './lists.js';
 import { type ModalView, modal, textInput } from './modal.js';
+import { infoModal, waitingModal } from './modal-states.js';
+import { repoLink, type Site } from './site.js';
 
 /** Public keys, `secure:` values and SSH keys: messages and modals. */
 
 /** The ``` fences and their newlines around a code block's text. */
 const CODE_FENCES = 8;
 
-const repoLink = (webUrl: string, slug: string) => link(repoWebUrl(webUrl, slug), slug);
 const fingerprintText = (fingerprint: string | null | undefined) =>
   fingerprint ? inlineCode(fingerprint) : '_not given by the service_';
 
 // ---- pubkey ----
 
-export function publicKeyMessage(key: PublicKey, webUrl: string): SlackMessage {
+export function publicKeyMessage(key: PublicKey, site: Site): SlackMessage {
   return {
     text: `Public key of ${escapeMrkdwn(key.slug)}`,
     blocks: [
       section(
-        `*Public key of ${repoLink(webUrl, key.slug)}*\nFingerprint: ${fingerprintText(key.fingerprint)}`,
+        `*Public key of ${repoLink(site, key.slug)}*\nFingerprint: ${fingerprintText(key.fingerprint)}`,
       ),
       section(codeBlock(key.key, MAX_SECTION_TEXT)),
       context(
@@ -40,9 +41,8 @@ export function publicKeyMessage(key: PublicKey, webUrl: string): SlackMessage {
 }
 
 export interface RegenerateOffer {
-  deployment: Deployment;
+  site: Site;
   slug: string;
-  webUrl: string;
   fingerprint: string | undefined;
   quiet: boolean;
 }
@@ -55,13 +55,13 @@ export function regenerateKeyOffer(offer: RegenerateOffer): SlackMessage {
     text: `Regenerate the key of ${escapeMrkdwn(offer.slug)}?`,
     blocks: [
       section(
-        `*Regenerate the key of ${repoLink(offer.webUrl, offer.slug)}?*\nCurrent fingerprint: ${fingerprintText(offer.fingerprint)}\n:warning: ${REGENERATE_WARNING}`,
+        `*Regenerate the key of ${repoLink(offer.site, offer.slug)}?*\nCurrent fingerprint: ${fingerprintText(offer.fingerprint)}\n:warning: ${REGENERATE_WARNING}`,
       ),
       ...actions([
         button(
           ACTIONS.regenerateKey,
           'Regenerate key',
-          { d: offer.deployment, repo: offer.slug, quiet: offer.quiet },
+          { d: offer.site.deployment, repo: offer.slug, quiet: offer.quiet },
           {
             style: 'danger',
             confirm: {
@@ -79,13 +79,13 @@ export function regenerateKeyOffer(offer: RegenerateOffer): SlackMessage {
 export function keyRegeneratedMessage(
   userId: string,
   key: Pick<PublicKey, 'slug' | 'fingerprint'>,
-  webUrl: string,
+  site: Site,
 ): SlackMessage {
   return {
-    text: `<@${userId}> regenerated the key of ${escapeMrkdwn(key.slug)}`,
+    text: `${mention(userId)} regenerated the key of ${escapeMrkdwn(key.slug)}`,
     blocks: [
       section(
-        `<@${userId}> regenerated the key of ${repoLink(webUrl, key.slug)}. New fingerprint: ${fingerprintText(key.fingerprint)}`,
+        `${mention(userId)} regenerated the key of ${repoLink(site, key.slug)}. New fingerprint: ${fingerprintText(key.fingerprint)}`,
       ),
       context(
         `Values encrypted with the old key no longer work; encrypt them again with ${inlineCode(`/ci encrypt ${key.slug}`)}.`,
@@ -97,6 +97,8 @@ export function keyRegeneratedMessage(
 // ---- encrypt ----
 
 export const ENCRYPT_BLOCKS = { assignments: 'assignments' } as const;
+/** The encrypt form's title, kept while its key is looked up and while it encrypts. */
+export const ENCRYPT_TITLE = 'Encrypt values';
 
 export const encryptMetadataSchema = z.object({
   d: z.enum(DEPLOYMENTS),
@@ -110,7 +112,7 @@ export function encryptModal(key: PublicKey, deployment: Deployment): ModalView 
   const metadata: EncryptMetadata = { d: deployment, s: key.slug, m: key.maxBytes };
   return modal({
     callbackId: VIEWS.encrypt,
-    title: 'Encrypt values',
+    title: ENCRYPT_TITLE,
     submit: 'Encrypt',
     close: 'Cancel',
     metadata,
@@ -130,28 +132,15 @@ export function encryptModal(key: PublicKey, deployment: Deployment): ModalView 
 }
 
 export function encryptingModal(slug: string): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: 'Encrypt values',
-    blocks: [section(`:hourglass_flowing_sand: Encrypting with the public key of ${inlineCode(slug)}…`)],
-  });
+  return waitingModal(ENCRYPT_TITLE, `Encrypting with the public key of ${inlineCode(slug)}`);
 }
 
 /** The snippet in code blocks of at most MAX_SECTION_TEXT characters, split between entries. */
 function snippetBlocks(outcome: EncryptOutcome): Block[] {
-  const budget = MAX_SECTION_TEXT - CODE_FENCES;
-  const chunks: string[] = [];
-  let chunk = SECURE_YAML_HEADER;
-  for (const entry of outcome.values.map(secureYamlEntry)) {
-    if (chunk.length + 1 + entry.length > budget) {
-      chunks.push(chunk);
-      chunk = entry;
-    } else {
-      chunk = `${chunk}\n${entry}`;
-    }
-  }
-  chunks.push(chunk);
-  return chunks.map((text) => section(codeBlock(text, MAX_SECTION_TEXT)));
+  const lines = [SECURE_YAML_HEADER, ...outcome.values.map(secureYamlEntry)];
+  return packLines(lines, MAX_SECTION_TEXT - CODE_FENCES).map((text) =>
+    section(codeBlock(text, MAX_SECTION_TEXT)),
+  );
 }
 
 export function encryptResultModal(outcome: EncryptOutcome): ModalView {
@@ -176,30 +165,30 @@ export function encryptResultModal(outcome: EncryptOutcome): ModalView {
       `Key fingerprint ${fingerprintText(outcome.fingerprint)}. Only builds of this repository can decrypt these values; if its key is regenerated, encrypt them again.`,
     ),
   );
-  return modal({ callbackId: VIEWS.info, title: 'Encrypted values', close: 'Done', blocks });
+  return infoModal('Encrypted values', blocks, 'Done');
 }
 
 // ---- SSH key ----
 
-export function sshKeyMessage(repo: RepoSummary, key: SshKey | undefined, webUrl: string): SlackMessage {
+export function sshKeyMessage(repo: RepoSummary, key: SshKey | undefined, site: Site): SlackMessage {
   if (!key) {
     return {
       text: `${escapeMrkdwn(repo.slug)} has no custom SSH key.`,
       blocks: [
-        section(`${repoLink(webUrl, repo.slug)} has no custom SSH key: builds use the default deploy key.`),
+        section(`${repoLink(site, repo.slug)} has no custom SSH key: builds use the default deploy key.`),
         context(`Add one with ${inlineCode(`/ci sshkey ${repo.slug} set`)}.`),
       ],
     };
   }
   return {
     text: `SSH key of ${escapeMrkdwn(repo.slug)}`,
-    blocks: [section(sshKeyText(repo, key, webUrl))],
+    blocks: [section(sshKeyText(repo, key, site))],
   };
 }
 
-function sshKeyText(repo: RepoSummary, key: SshKey, webUrl: string): string {
+function sshKeyText(repo: RepoSummary, key: SshKey, site: Site): string {
   const description = key.description ? escapeMrkdwn(key.description) : '_no description_';
-  return `*Custom SSH key of ${repoLink(webUrl, repo.slug)}*\nDescription: ${description}\nFingerprint: ${fingerprintText(key.fingerprint)}`;
+  return `*Custom SSH key of ${repoLink(site, repo.slug)}*\nDescription: ${description}\nFingerprint: ${fingerprintText(key.fingerprint)}`;
 }
 
 export const SSH_KEY_DELETE_WARNING =
@@ -208,17 +197,18 @@ export const SSH_KEY_DELETE_WARNING =
 export function sshKeyDeleteOffer(
   repo: RepoSummary,
   key: SshKey,
-  options: { deployment: Deployment; webUrl: string; quiet: boolean },
+  site: Site,
+  options: { quiet: boolean },
 ): SlackMessage {
   return {
     text: `Delete the SSH key of ${escapeMrkdwn(repo.slug)}?`,
     blocks: [
-      section(sshKeyText(repo, key, options.webUrl)),
+      section(sshKeyText(repo, key, site)),
       ...actions([
         button(
           ACTIONS.deleteSshKey,
           'Delete SSH key',
-          { d: options.deployment, repoId: repo.id, repo: repo.slug, quiet: options.quiet },
+          { d: site.deployment, repoId: repo.id, repo: repo.slug, quiet: options.quiet },
           {
             style: 'danger',
             confirm: {
@@ -233,21 +223,23 @@ export function sshKeyDeleteOffer(
   };
 }
 
-export function sshKeyDeletedMessage(userId: string, repo: RepoSummary, webUrl: string): SlackMessage {
+export function sshKeyDeletedMessage(userId: string, repo: RepoSummary, site: Site): SlackMessage {
   return {
-    text: `<@${userId}> deleted the SSH key of ${escapeMrkdwn(repo.slug)}`,
-    blocks: [section(`<@${userId}> deleted the custom SSH key of ${repoLink(webUrl, repo.slug)}.`)],
+    text: `${mention(userId)} deleted the SSH key of ${escapeMrkdwn(repo.slug)}`,
+    blocks: [section(`${mention(userId)} deleted the custom SSH key of ${repoLink(site, repo.slug)}.`)],
   };
 }
 
-export function sshKeySetAnnouncement(userId: string, repo: RepoSummary, webUrl: string): SlackMessage {
+export function sshKeySetAnnouncement(userId: string, repo: RepoSummary, site: Site): SlackMessage {
   return {
-    text: `<@${userId}> set the SSH key of ${escapeMrkdwn(repo.slug)}`,
-    blocks: [section(`<@${userId}> set the SSH key of ${repoLink(webUrl, repo.slug)}.`)],
+    text: `${mention(userId)} set the SSH key of ${escapeMrkdwn(repo.slug)}`,
+    blocks: [section(`${mention(userId)} set the SSH key of ${repoLink(site, repo.slug)}.`)],
   };
 }
 
 export const SSH_KEY_BLOCKS = { key: 'private_key', description: 'description' } as const;
+/** The SSH key form's title, kept while the repository is looked up and while the key is saved. */
+export const SSH_KEY_SET_TITLE = 'Set SSH key';
 /** Slack's limit for a text input. */
 export const MAX_SSH_KEY_CHARS = 3000;
 export const MAX_SSH_KEY_DESCRIPTION = 255;
@@ -281,7 +273,7 @@ export function sshKeySetModal(input: {
     : '';
   return modal({
     callbackId: VIEWS.sshKeySet,
-    title: 'Set SSH key',
+    title: SSH_KEY_SET_TITLE,
     submit: 'Save key',
     close: 'Cancel',
     metadata,
@@ -307,18 +299,9 @@ export function sshKeySetModal(input: {
 }
 
 export function sshKeySavingModal(slug: string): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: 'Set SSH key',
-    blocks: [section(`:hourglass_flowing_sand: Saving the SSH key of ${inlineCode(slug)}…`)],
-  });
+  return waitingModal(SSH_KEY_SET_TITLE, `Saving the SSH key of ${inlineCode(slug)}`);
 }
 
-export function sshKeySavedModal(repo: RepoSummary, key: SshKey, webUrl: string): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: 'SSH key saved',
-    close: 'Done',
-    blocks: [section(`:white_check_mark: ${sshKeyText(repo, key, webUrl)}`)],
-  });
+export function sshKeySavedModal(repo: RepoSummary, key: SshKey, site: Site): ModalView {
+  return infoModal('SSH key saved', [section(`:white_check_mark: ${sshKeyText(repo, key, site)}`)], 'Done');
 }

@@ -4,12 +4,12 @@ import { keyPath, type LintWarning } from '../../ops/lint.js';
 import { VIEWS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { escapeMrkdwn, inlineCode } from '../text/escape.js';
-import { fitList } from '../text/fit-list.js';
 import { plural } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
-import { context, section } from './blocks.js';
-import { lineSections } from './line-sections.js';
+import { section } from './blocks.js';
+import { listBlocks } from './lists.js';
 import { type ModalView, modal, textInput } from './modal.js';
+import { infoModal, waitingModal } from './modal-states.js';
 
 /** Linting a build configuration: the form, and the warnings as a message or a modal. */
 
@@ -19,10 +19,14 @@ export const MAX_LINT_INPUT = 3000;
 
 export const lintMetadataSchema = z.object({ d: z.enum(DEPLOYMENTS) });
 
+const LINT_TITLE = 'Lint CI config';
+/** The title of the result, or of what stopped it. */
+export const LINT_RESULT_TITLE = 'Lint result';
+
 export function lintModal(deployment: Deployment): ModalView {
   return modal({
     callbackId: VIEWS.lint,
-    title: 'Lint CI config',
+    title: LINT_TITLE,
     submit: 'Lint',
     close: 'Cancel',
     metadata: { d: deployment },
@@ -40,11 +44,7 @@ export function lintModal(deployment: Deployment): ModalView {
 }
 
 export function lintingModal(): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: 'Lint CI config',
-    blocks: [section(':hourglass_flowing_sand: Checking your configuration…')],
-  });
+  return waitingModal(LINT_TITLE, 'Checking your configuration');
 }
 
 const MAX_WARNING_LINE = 1000;
@@ -64,16 +64,14 @@ export function lintResultBlocks(warnings: readonly LintWarning[]): Block[] {
   if (warnings.length === 0) {
     return [section(':white_check_mark: No warnings: the configuration looks valid.')];
   }
-  const fitted = fitList(warnings, warningLine, {
-    maxItems: MAX_WARNINGS_SHOWN,
-    maxChars: MAX_WARNING_CHARS,
-  });
-  const blocks: Block[] = [
+  return [
     section(`:warning: *${plural(warnings.length, 'warning')}*`),
-    ...lineSections(fitted.shown),
+    ...listBlocks(warnings, warningLine, {
+      maxItems: MAX_WARNINGS_SHOWN,
+      maxChars: MAX_WARNING_CHARS,
+      noun: 'warnings',
+    }),
   ];
-  if (fitted.note) blocks.push(context(`_${fitted.note} warnings_`));
-  return blocks;
 }
 
 function summary(warnings: readonly LintWarning[]): string {
@@ -83,12 +81,7 @@ function summary(warnings: readonly LintWarning[]): string {
 }
 
 export function lintResultModal(warnings: readonly LintWarning[]): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: 'Lint result',
-    close: 'Done',
-    blocks: lintResultBlocks(warnings),
-  });
+  return infoModal(LINT_RESULT_TITLE, lintResultBlocks(warnings), 'Done');
 }
 
 export function lintResultMessage(warnings: readonly LintWarning[]): SlackMessage {

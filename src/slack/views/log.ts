@@ -4,7 +4,8 @@ import type { SlackMessage } from '../reply.js';
 import { codeBlock } from '../text/code-block.js';
 import { escapeMrkdwn, link } from '../text/escape.js';
 import { formatNumber, plural } from '../text/format.js';
-import { jobUrl, type Site } from './build-format.js';
+import { jobUrl } from './build-format.js';
+import type { Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
 /**

@@ -2,6 +2,7 @@ import type { types } from '@slack/bolt';
 import { type ActionSpec, encodeValue } from '../ids.js';
 import { MAX_STATIC_SELECT_OPTIONS } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
+import { type Confirmation, confirmation } from './blocks.js';
 
 /**
  * A static select menu whose options each carry an encoded action value, handled by `onAction`
@@ -20,7 +21,7 @@ export interface SelectOption<A extends ActionSpec> {
 export interface SelectOptions {
   /** Distinguishes several menus of one action in one message. */
   suffix?: string;
-  confirm?: { title: string; text: string; confirm: string; deny?: string };
+  confirm?: Confirmation;
 }
 
 export function staticSelect<A extends ActionSpec>(
@@ -41,16 +42,6 @@ export function staticSelect<A extends ActionSpec>(
     action_id: settings.suffix ? `${action.id}:${settings.suffix}` : action.id,
     placeholder: { type: 'plain_text', text: truncate(placeholder, MAX_PLACEHOLDER) },
     options: encoded,
-    ...(confirm
-      ? {
-          confirm: {
-            title: { type: 'plain_text' as const, text: truncate(confirm.title, 100) },
-            text: { type: 'mrkdwn' as const, text: truncate(confirm.text, 300) },
-            confirm: { type: 'plain_text' as const, text: truncate(confirm.confirm, 30) },
-            deny: { type: 'plain_text' as const, text: truncate(confirm.deny ?? 'Cancel', 30) },
-            style: 'danger' as const,
-          },
-        }
-      : {}),
+    ...(confirm ? { confirm: confirmation(confirm) } : {}),
   };
 }

@@ -2,13 +2,14 @@ import type { RepoSettings } from '../../ci/schemas.js';
 import type { Deployment } from '../../config.js';
 import type { SettingChange, SettingValue } from '../../ops/settings.js';
 import { VIEWS } from '../ids.js';
-import type { Block } from '../reply.js';
-import { escapeMrkdwn, inlineCode } from '../text/escape.js';
+import type { Block, SlackMessage } from '../reply.js';
+import { escapeMrkdwn, inlineCode, mention } from '../text/escape.js';
 import { MAX_BLOCKS_PER_VIEW, MAX_PRIVATE_METADATA } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
 import { context, section } from './blocks.js';
 import { INPUT_ACTION_ID, type ModalView, modal } from './modal.js';
-import { repoLink } from './repos.js';
+import { infoModal, waitingModal } from './modal-states.js';
+import { repoLink, type Site } from './site.js';
 
 /**
  * The repository settings editor: whatever keys the service returns, booleans as checkboxes and
@@ -16,7 +17,8 @@ import { repoLink } from './repos.js';
  * the submission can PATCH only what the user changed.
  */
 
-const TITLE = 'Repository settings';
+/** The editor's title, kept while loading, saving and after. */
+export const SETTINGS_TITLE = 'Repository settings';
 /** Known keys get a sentence; any other key is shown as its name. */
 const LABELS: Readonly<Record<string, { label: string; hint?: string }>> = {
   builds_only_with_travis_yml: { label: 'Build only if .travis.yml is present' },
@@ -49,23 +51,18 @@ export interface SettingsMetadata {
   o: Record<string, SettingValue>;
 }
 
-export function settingsLoadingModal(repo: string): ModalView {
-  return modal({
-    callbackId: VIEWS.info,
-    title: TITLE,
-    blocks: [section(`:hourglass_flowing_sand: Loading the settings of *${escapeMrkdwn(repo)}*…`)],
-  });
+export function settingsMessageModal(mrkdwn: string): ModalView {
+  return infoModal(SETTINGS_TITLE, [section(mrkdwn)]);
 }
 
-export function settingsMessageModal(mrkdwn: string): ModalView {
-  return modal({ callbackId: VIEWS.info, title: TITLE, close: 'Close', blocks: [section(mrkdwn)] });
+export function settingsSavingModal(repoSlug: string): ModalView {
+  return waitingModal(SETTINGS_TITLE, `Saving the settings of *${escapeMrkdwn(repoSlug)}*`);
 }
 
 export interface SettingsEditorInput {
-  deployment: Deployment;
+  site: Site;
   repoId: number;
   repoSlug: string;
-  webUrl: string;
   settings: RepoSettings;
   quiet: boolean;
   channelId: string | undefined;
@@ -89,7 +86,7 @@ export function settingsEditorModal(input: SettingsEditorInput): ModalView {
   const flags = Object.keys(shown).filter((k) => typeof shown[k] === 'boolean');
   const others = Object.keys(shown).filter((k) => typeof shown[k] !== 'boolean');
 
-  const blocks: Block[] = [section(`Build settings of ${repoLink(input, input.repoSlug)}.`)];
+  const blocks: Block[] = [section(`Build settings of ${repoLink(input.site, input.repoSlug)}.`)];
   for (let i = 0; i < flags.length; i += CHECKBOXES_PER_GROUP) {
     blocks.push(
       checkboxGroup(
@@ -112,11 +109,11 @@ export function settingsEditorModal(input: SettingsEditorInput): ModalView {
   }
   if (Object.keys(shown).length === 0) {
     return settingsMessageModal(
-      `${repoLink(input, input.repoSlug)} has no settings that can be edited here.`,
+      `${repoLink(input.site, input.repoSlug)} has no settings that can be edited here.`,
     );
   }
   const metadata: SettingsMetadata = {
-    d: input.deployment,
+    d: input.site.deployment,
     id: input.repoId,
     r: input.repoSlug,
     q: input.quiet,
@@ -125,7 +122,7 @@ export function settingsEditorModal(input: SettingsEditorInput): ModalView {
   };
   return modal({
     callbackId: VIEWS.settings,
-    title: TITLE,
+    title: SETTINGS_TITLE,
     submit: 'Save',
     close: 'Cancel',
     blocks,
@@ -247,14 +244,14 @@ export function changesText(changes: readonly SettingChange[]): string {
 }
 
 export function settingsAnnouncement(
-  userMention: string,
+  userId: string,
   repoSlug: string,
   changes: readonly SettingChange[],
-  place: { webUrl: string },
-): { text: string } {
+  site: Site,
+): SlackMessage {
   return {
     text: truncate(
-      `${userMention} changed the settings of ${repoLink(place, repoSlug)}: ${changesText(changes)}`,
+      `${mention(userId)} changed the settings of ${repoLink(site, repoSlug)}: ${changesText(changes)}`,
       3_000,
     ),
   };
@@ -263,11 +260,11 @@ export function settingsAnnouncement(
 export function settingsSavedModal(
   repoSlug: string,
   changes: readonly SettingChange[],
-  place: { webUrl: string },
+  site: Site,
 ): ModalView {
   return settingsMessageModal(
     truncate(
-      `:white_check_mark: Saved the settings of ${repoLink(place, repoSlug)}: ${changesText(changes)}`,
+      `:white_check_mark: Saved the settings of ${repoLink(site, repoSlug)}: ${changesText(changes)}`,
       3_000,
     ),
   );

@@ -1,4 +1,3 @@
-import { repoWebUrl } from '../../ci/web-links.js';
 import type { Deployment } from '../../config.js';
 import type { SubscriptionFilters } from '../../notify/filter-types.js';
 import { announcesStart } from '../../notify/filters.js';
@@ -6,17 +5,15 @@ import type { NotifyMeResult } from '../../ops/notify-me.js';
 import type { Subscription } from '../../store/subscriptions.js';
 import type { ChannelAccess } from '../channel-access.js';
 import type { Block, SlackMessage } from '../reply.js';
-import { escapeMrkdwn, inlineCode, link } from '../text/escape.js';
+import { escapeMrkdwn, inlineCode, mention } from '../text/escape.js';
 import { fitList } from '../text/fit-list.js';
 import { formatNumber, plural } from '../text/format.js';
 import { MAX_SECTION_TEXT } from '../text/limits.js';
 import { context, divider, header, section } from './blocks.js';
+import { repoLink, type Site } from './site.js';
 
-/** How a deployment is named and linked in messages. */
-export interface DeploymentInfo {
-  label: string;
-  webUrl: string;
-}
+/** How a subscription's deployment is named and linked (it may no longer be configured). */
+export type DeploymentInfo = Pick<Site, 'label' | 'webUrl'>;
 export type DescribeDeployment = (deployment: Deployment) => DeploymentInfo;
 
 /** Reasons `Subscriptions.pause` is given, in words; others are shown as they are. */
@@ -50,7 +47,7 @@ export function filtersInWords(filters: SubscriptionFilters): string {
 
 /** The repository (linked) or `owner/*` a subscription watches. */
 export function targetText(sub: Subscription, webUrl: string): string {
-  if (sub.target.kind === 'repo') return link(repoWebUrl(webUrl, sub.target.slug), sub.target.slug);
+  if (sub.target.kind === 'repo') return repoLink({ webUrl }, sub.target.slug);
   return `${inlineCode(`${sub.target.owner}/*`)} (${plural(sub.target.repos.length, 'repository', 'repositories')})`;
 }
 
@@ -72,7 +69,7 @@ export interface SubscribedInput {
 /** What the channel (or, with --quiet, the subscriber) reads after `/ci subscribe`. */
 export function subscribedMessage(input: SubscribedInput, audience: 'channel' | 'subscriber'): SlackMessage {
   const { subscription: sub, previous } = input;
-  const who = audience === 'channel' ? `<@${input.userId}> ` : '';
+  const who = audience === 'channel' ? `${mention(input.userId)} ` : '';
   const target =
     sub.target.kind === 'repo'
       ? targetText(sub, input.deployment.webUrl)
@@ -113,7 +110,7 @@ export function unsubscribedMessage(
 ): SlackMessage {
   const target = targetText(sub, deployment.webUrl);
   const text = userId
-    ? `<@${userId}> unsubscribed this channel from ${target} on ${escapeMrkdwn(deployment.label)}.`
+    ? `${mention(userId)} unsubscribed this channel from ${target} on ${escapeMrkdwn(deployment.label)}.`
     : `Unsubscribed this channel from ${target} on ${escapeMrkdwn(deployment.label)}.`;
   return { text, blocks: [section(text)] };
 }
@@ -121,7 +118,7 @@ export function unsubscribedMessage(
 function subscriptionLine(sub: Subscription, describe: DescribeDeployment, withChannel: boolean): string {
   const info = describe(sub.deployment);
   const channel = withChannel ? `<#${sub.channelId}> · ` : '';
-  return `• ${channel}${targetText(sub, info.webUrl)} on ${escapeMrkdwn(info.label)}: ${filtersInWords(sub.filters)} · by <@${sub.createdBy}>${pausedText(sub)}`;
+  return `• ${channel}${targetText(sub, info.webUrl)} on ${escapeMrkdwn(info.label)}: ${filtersInWords(sub.filters)} · by ${mention(sub.createdBy)}${pausedText(sub)}`;
 }
 
 /** `/ci subscriptions`: the channel's subscriptions with their filters, creator and status. */
@@ -163,7 +160,7 @@ export function cannotPostMessage(
   access: Exclude<ChannelAccess, { ok: true }>,
   botUserId: string | undefined,
 ): SlackMessage {
-  const bot = botUserId ? `<@${botUserId}>` : 'the app';
+  const bot = botUserId ? mention(botUserId) : 'the app';
   const text =
     access.why === 'archived'
       ? ':warning: This channel is archived, so I cannot post builds in it. Nothing was subscribed.'

@@ -1,8 +1,8 @@
-import { ACTIONS } from '../ids.js';
 import type { SlackMessage } from '../reply.js';
 import { escapeMrkdwn } from '../text/escape.js';
-import { actions, button, section } from './blocks.js';
-import type { Site } from './build-format.js';
+import { linkAccountButton } from './account.js';
+import { actions, section } from './blocks.js';
+import type { Site } from './site.js';
 
 /** Shown only to someone who shared a CI link without a linked account: previews use their own. */
 export function unfurlLinkOffer(site: Site): SlackMessage {
@@ -13,7 +13,7 @@ export function unfurlLinkOffer(site: Site): SlackMessage {
       section(
         `:link: I can preview the ${label} link you shared once you link your ${label} account. Previews are fetched with your own account, so they show only what you can see.`,
       ),
-      ...actions([button(ACTIONS.linkAccount, 'Link account', { d: site.deployment }, { style: 'primary' })]),
+      ...actions([linkAccountButton(site.deployment)]),
     ],
   };
 }

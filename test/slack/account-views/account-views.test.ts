@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { ANSWER_MS, assertSlackAccepted, CI_TIMEOUT_MS } from '../keys/support.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import { ANSWER_MS, CI_TIMEOUT_MS } from '../../helpers/modals.js';
+import { assertSlackAccepted } from '../../helpers/slack-messages.js';
 
 describe('account views: accounts, repos, permissions, broadcasts, sync', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
     // A user with 300 repositories, for the size limits.
     h.ci.state.addUser({ login: 'bulky' });
     for (let i = 0; i < 300; i++) {

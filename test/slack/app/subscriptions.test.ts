@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ownCommitRecipients } from '../../../src/ops/notify-me.js';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 
 const TEAM = FAKE_IDENTITY.teamId;
 const USER = FAKE_IDENTITY.userId;
@@ -14,9 +14,7 @@ describe('/ci subscribe, unsubscribe, subscriptions, notify me', () => {
   const freshChannel = () => `CSUBS${++channelCount}`;
 
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
     h.ci.state.addRepo({ slug: 'rkh/tools', id: 9002 });
     h.ci.state.addRepo({ slug: 'rkh/hidden', id: 9003, private: true });
     h.ci.state.addRepo({ slug: 'hush/vault', private: true });

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { type Harness, SIGNING_SECRET, startHarness } from '../../helpers/app-harness.js';
+import { type Harness, SIGNING_SECRET, startLinkedHarness } from '../../helpers/app-harness.js';
+import { elementOf, hasElement, shownText } from '../../helpers/slack-messages.js';
 import { blockActionsBody, postToApp } from '../../helpers/slack-requests.js';
-import { element, hasElement, readable } from './helpers.js';
 
 describe('/ci build and the build card', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   afterEach(() => assert.deepEqual(h.slack.rejected(), []));
   after(() => h.close());
@@ -20,7 +18,7 @@ describe('/ci build and the build card', () => {
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
     const card = await h.answer(responseUrl);
     assert.equal(card.response_type, 'ephemeral');
-    const text = readable(card);
+    const text = shownText(card);
     assert.match(text, /rails\/rails #6180/);
     assert.match(text, /:x: \*Failed\* · 1h 23m 39s/);
     assert.match(text, /<https:\/\/github\.com\/rails\/rails\/compare\/[^|]+\|master> · push/);
@@ -29,7 +27,7 @@ describe('/ci build and the build card', () => {
     assert.match(text, /\|#6180\.3> passed · rvm 1\.9\.3 · GEM=ar:mysql · 12m 15s · _allowed to fail_/);
     for (const id of ['build.restart', 'build.cancel', 'job.log', 'job.restart'])
       assert.ok(hasElement(card, id), id);
-    assert.ok(element(card, 'build.cancel').confirm, 'cancel asks first');
+    assert.ok(elementOf(card, 'build.cancel').confirm, 'cancel asks first');
     assert.equal(hasElement(card, 'job.follow'), false, 'no live log button yet');
   });
 
@@ -40,7 +38,7 @@ describe('/ci build and the build card', () => {
       '<https://app.travis-ci.com/github/rails/rails/builds/4125095>',
     ]) {
       const { responseUrl } = await h.command(`show ${ref}`);
-      assert.match(readable(await h.answer(responseUrl)), /rails\/rails #6180/, ref);
+      assert.match(shownText(await h.answer(responseUrl)), /rails\/rails #6180/, ref);
     }
   });
 
@@ -52,7 +50,7 @@ describe('/ci build and the build card', () => {
     const build = h.ci.state.addBuild(891, { state: 'failed', jobs, message: 'Big matrix' });
     const { responseUrl } = await h.command(`build ${build.id}`);
     const card = await h.answer(responseUrl);
-    const text = readable(card);
+    const text = shownText(card);
     const listed = [...text.matchAll(/\|#\d+\.(\d+)> /g)].map((m) => Number(m[1]));
     assert.deepEqual(listed.slice(0, 5), [60, 120, 180, 240, 300]);
     assert.match(text, new RegExp(`Showing ${listed.length} of 300 jobs, failed first`));
@@ -62,7 +60,7 @@ describe('/ci build and the build card', () => {
   it('shows a job log from the card’s Log button, as the person who clicks', async () => {
     const { responseUrl } = await h.command('build rails/rails#6180');
     const card = await h.answer(responseUrl);
-    const log = element(card, 'job.log');
+    const log = elementOf(card, 'job.log');
     const click = await h.click({ actionId: log.action_id, value: log.value, message: { ts: '2.000001' } });
     const answer = await h.answer(click.responseUrl);
     assert.match(String(answer.text), /\*Log of job <[^|]+\|#6180\.1> of rails\/rails\*/);
@@ -98,20 +96,20 @@ describe('/ci build and the build card', () => {
   it('says when a build is not found or not visible', async () => {
     const missing = await h.command('build rails/rails#99999');
     assert.match(
-      readable(await h.answer(missing.responseUrl)),
+      shownText(await h.answer(missing.responseUrl)),
       /I could not find build #99999 of rails\/rails on travis-ci\.com/,
     );
     const hidden = await h.command('build rkh/secret-project#1', { userId: 'U0VISITOR' });
     assert.match(
-      readable(await h.answer(hidden.responseUrl)),
+      shownText(await h.answer(hidden.responseUrl)),
       /could not find build #1 of rkh\/secret-project on travis-ci\.com, or your travis-ci\.com account \(visitor\) cannot see it/,
     );
   });
 
   it('answers a reference that is not a build with what to write', async () => {
     const { responseUrl } = await h.command('build rails/rails');
-    assert.match(readable(await h.answer(responseUrl)), /is a repository, not a build/);
+    assert.match(shownText(await h.answer(responseUrl)), /is a repository, not a build/);
     const job = await h.command('build rails/rails#6180.1');
-    assert.match(readable(await h.answer(job.responseUrl)), /is a job number, not a build number/);
+    assert.match(shownText(await h.answer(job.responseUrl)), /is a job number, not a build number/);
   });
 });

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { type Harness, startHarness } from '../../helpers/app-harness.js';
-import { element, hasElement, readable } from './helpers.js';
+import { type Harness, startLinkedHarness } from '../../helpers/app-harness.js';
+import { elementOf, hasElement, shownText } from '../../helpers/slack-messages.js';
 
 describe('restart and cancel', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   afterEach(() => assert.deepEqual(h.slack.rejected(), []));
   after(() => h.close());
@@ -63,12 +61,12 @@ describe('restart and cancel', () => {
     const finished = h.ci.state.addBuild(891, { state: 'passed' });
     const cancel = await h.command(`cancel rails/rails#${finished.number}`);
     assert.match(
-      readable(await h.answer(cancel.responseUrl)),
+      shownText(await h.answer(cancel.responseUrl)),
       new RegExp(`Build #${finished.number} of rails/rails already finished; nothing to cancel\\.`),
     );
     const running = h.ci.state.addBuild(891, { state: 'started' });
     const restart = await h.command(`restart rails/rails#${running.number}`);
-    const text = readable(await h.answer(restart.responseUrl));
+    const text = shownText(await h.answer(restart.responseUrl));
     assert.match(text, new RegExp(`Build #${running.number} of rails/rails is still running`));
     assert.equal(h.ci.state.getBuild(running.id)?.state, 'started');
   });
@@ -77,7 +75,7 @@ describe('restart and cancel', () => {
     const build = h.ci.state.addBuild(891, { state: 'failed' });
     const { responseUrl } = await h.command(`restart rails/rails#${build.number}`, { userId: 'U0VISITOR' });
     assert.match(
-      readable(await h.answer(responseUrl)),
+      shownText(await h.answer(responseUrl)),
       new RegExp(
         `Your travis-ci\\.com account \\(visitor\\) is not allowed to restart build #${build.number} of rails/rails\\.`,
       ),
@@ -95,19 +93,19 @@ describe('restart and cancel', () => {
   it('answers a missing build and malformed targets', async () => {
     const missing = await h.command('cancel rails/rails#4242424');
     assert.match(
-      readable(await h.answer(missing.responseUrl)),
+      shownText(await h.answer(missing.responseUrl)),
       /could not find build #4242424 of rails\/rails/,
     );
     const repo = await h.command('restart rails/rails');
-    assert.match(readable(await h.answer(repo.responseUrl)), /is a repository, not a build/);
+    assert.match(shownText(await h.answer(repo.responseUrl)), /is a repository, not a build/);
     const nothing = await h.command('cancel');
-    assert.match(readable(await h.answer(nothing.responseUrl)), /\/ci cancel/);
+    assert.match(shownText(await h.answer(nothing.responseUrl)), /\/ci cancel/);
   });
 
   it('cancels from the card’s button (behind a confirm) and announces it', async () => {
     const build = h.ci.state.addBuild(891, { state: 'started', jobs: 2 });
     const card = await h.answer((await h.command(`build ${build.id}`)).responseUrl);
-    const cancel = element(card, 'build.cancel');
+    const cancel = elementOf(card, 'build.cancel');
     assert.ok(cancel.confirm);
     const click = await h.click({
       actionId: cancel.action_id,
@@ -126,7 +124,7 @@ describe('restart and cancel', () => {
   it('acts as whoever clicks: someone else’s click uses their own token and rights', async () => {
     const build = h.ci.state.addBuild(891, { state: 'failed', jobs: 1 });
     const card = await h.answer((await h.command(`build ${build.id}`)).responseUrl);
-    const restart = element(card, 'build.restart');
+    const restart = elementOf(card, 'build.restart');
     const click = await h.click({
       actionId: restart.action_id,
       value: restart.value,
@@ -134,7 +132,7 @@ describe('restart and cancel', () => {
       message: { ts: '3.000002' },
     });
     assert.match(
-      readable(await h.answer(click.responseUrl)),
+      shownText(await h.answer(click.responseUrl)),
       new RegExp(`\\(visitor\\) is not allowed to restart build #${build.number} of rails/rails`),
     );
     const sent = h.ci.requests.filter((r) => r.path === `/builds/${build.id}/restart`);
@@ -161,8 +159,8 @@ describe('restart and cancel', () => {
       jobs: [{ state: 'failed' }, { state: 'started' }],
     });
     const card = await h.answer((await h.command(`build ${build.id}`)).responseUrl);
-    const restartMenu = element(card, 'job.restart');
-    const cancelMenu = element(card, 'job.cancel');
+    const restartMenu = elementOf(card, 'job.restart');
+    const cancelMenu = elementOf(card, 'job.cancel');
     assert.ok(cancelMenu.confirm, 'cancelling a job asks first');
     const [failedJob, runningJob] = build.jobIds;
     const restartOption = restartMenu.options?.find((o) => JSON.parse(o.value).id === failedJob);
@@ -196,6 +194,6 @@ describe('restart and cancel', () => {
 
   it('tells the clicker a button value it cannot read is out of date', async () => {
     const click = await h.click({ actionId: 'build.restart:1', value: '{"d":"com","id":"<!channel>"}' });
-    assert.match(readable(await h.answer(click.responseUrl)), /out of date/);
+    assert.match(shownText(await h.answer(click.responseUrl)), /out of date/);
   });
 });

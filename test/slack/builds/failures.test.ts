@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { type Harness, startHarness } from '../../helpers/app-harness.js';
-import { element, readable } from './helpers.js';
+import { elementOf, shownText } from '../../helpers/slack-messages.js';
 
 /** The CI service down (5xx) or slow (beyond the request timeout): acks stay immediate, answers clear. */
 describe('builds and jobs when the CI service fails', () => {
@@ -35,7 +35,7 @@ describe('builds and jobs when the CI service fails', () => {
     for (const command of COMMANDS) {
       const { ack, responseUrl } = await h.command(command);
       assert.ok(ack.ms < 1000, `${command}: ack took ${ack.ms} ms`);
-      assert.match(readable(await h.answer(responseUrl)), DOWN, command);
+      assert.match(shownText(await h.answer(responseUrl)), DOWN, command);
     }
   });
 
@@ -46,7 +46,7 @@ describe('builds and jobs when the CI service fails', () => {
       assert.ok(ack.ms < 1000, `${COMMANDS[index]}: ack took ${ack.ms} ms`);
       // Sent all at once, so an answer may already be in: take the first one, recorded or to come.
       const answer = await h.slack.waitForResponse((r) => r.url === responseUrl, 5_000);
-      assert.match(readable(answer.body), SLOW, COMMANDS[index]);
+      assert.match(shownText(answer.body), SLOW, COMMANDS[index]);
     }
   });
 
@@ -56,7 +56,7 @@ describe('builds and jobs when the CI service fails', () => {
     const { ack, responseUrl } = await h.command(`restart ${build.id}`);
     assert.ok(ack.ms < 1000);
     assert.match(
-      readable(await h.answer(responseUrl, 5_000)),
+      shownText(await h.answer(responseUrl, 5_000)),
       new RegExp(
         `did not answer in time\\. I could not tell whether your request to restart build #${build.number} of rails/rails went through; check before trying again\\.`,
       ),
@@ -65,7 +65,7 @@ describe('builds and jobs when the CI service fails', () => {
 
   it('acknowledges a click at once and answers clearly when the service is down or slow', async () => {
     const card = await h.answer((await h.command('build rails/rails#6180')).responseUrl);
-    const restart = element(card, 'build.restart');
+    const restart = elementOf(card, 'build.restart');
     h.ci.fault({ path: /^\/(repos|builds)/ }, { status: 503 });
     const down = await h.click({
       actionId: restart.action_id,
@@ -73,13 +73,13 @@ describe('builds and jobs when the CI service fails', () => {
       message: { ts: '4.000001' },
     });
     assert.ok(down.ack.ms < 1000);
-    assert.match(readable(await h.answer(down.responseUrl)), DOWN);
+    assert.match(shownText(await h.answer(down.responseUrl)), DOWN);
     h.ci.clearFaults();
 
-    const log = element(card, 'job.log');
+    const log = elementOf(card, 'job.log');
     h.ci.fault({ method: 'GET', path: /^\/jobs/ }, { delayMs: TIMEOUT_MS * 3 });
     const slow = await h.click({ actionId: log.action_id, value: log.value, message: { ts: '4.000002' } });
     assert.ok(slow.ack.ms < 1000);
-    assert.match(readable(await h.answer(slow.responseUrl, 5_000)), SLOW);
+    assert.match(shownText(await h.answer(slow.responseUrl, 5_000)), SLOW);
   });
 });

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { type Harness, startHarness } from '../../helpers/app-harness.js';
-import { hasElement, readable } from './helpers.js';
+import { type Harness, startLinkedHarness } from '../../helpers/app-harness.js';
+import { hasElement, shownText } from '../../helpers/slack-messages.js';
 
 describe('/ci logs and /ci jobs', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   afterEach(() => assert.deepEqual(h.slack.rejected(), []));
   after(() => h.close());
@@ -48,7 +46,7 @@ describe('/ci logs and /ci jobs', () => {
     );
     const none = await h.command('logs rails/rails#6180.3');
     assert.match(
-      readable(await h.answer(none.responseUrl)),
+      shownText(await h.answer(none.responseUrl)),
       /I could not find the log of job #6180\.3 of rails\/rails on travis-ci\.com/,
     );
   });
@@ -87,7 +85,7 @@ describe('/ci logs and /ci jobs', () => {
   it('answers a missing job, a hidden one, an unlinked user and malformed arguments', async () => {
     assert.match(await logText('logs rails/rails#6180.99'), /could not find job #6180\.99 of rails\/rails/);
     assert.match(
-      readable(
+      shownText(
         await h.answer((await h.command('logs rkh/secret-project#1.1', { userId: 'U0VISITOR' })).responseUrl),
       ),
       /\(visitor\) cannot see it/,
@@ -112,7 +110,7 @@ describe('/ci logs and /ci jobs', () => {
         { state: 'queued', queue: 'builds.gpu' },
       ],
     });
-    const started = readable(await h.answer((await h.command('jobs --state started')).responseUrl));
+    const started = shownText(await h.answer((await h.command('jobs --state started')).responseUrl));
     assert.match(started, /\*Jobs in state `started`\* on travis-ci\.com/);
     assert.match(
       started,
@@ -121,15 +119,15 @@ describe('/ci logs and /ci jobs', () => {
       ),
     );
     assert.doesNotMatch(started, new RegExp(`#${build.number}\\.2>`));
-    const queue = readable(await h.answer((await h.command('jobs --queue builds.gpu')).responseUrl));
+    const queue = shownText(await h.answer((await h.command('jobs --queue builds.gpu')).responseUrl));
     assert.match(queue, /\*Jobs on queue `builds\.gpu`\*/);
     assert.match(queue, /2 jobs/);
   });
 
   it('lists only the jobs the person can see', async () => {
-    const mine = readable(await h.answer((await h.command('jobs --state passed')).responseUrl));
+    const mine = shownText(await h.answer((await h.command('jobs --state passed')).responseUrl));
     assert.match(mine, /rkh\/secret-project #1\.1>/);
-    const theirs = readable(
+    const theirs = shownText(
       await h.answer((await h.command('jobs --state passed', { userId: 'U0VISITOR' })).responseUrl),
     );
     assert.doesNotMatch(theirs, /secret-project/);
@@ -142,7 +140,7 @@ describe('/ci logs and /ci jobs', () => {
       state: 'started',
       jobs: Array.from({ length: 260 }, () => ({ queue: 'builds.wide' })),
     });
-    const text = readable(await h.answer((await h.command('jobs --queue builds.wide')).responseUrl));
+    const text = shownText(await h.answer((await h.command('jobs --queue builds.wide')).responseUrl));
     const shown = [...text.matchAll(/octo\/wide #\d+\.\d+>/g)].length;
     assert.ok(shown > 10 && shown < 250, `${shown} shown`);
     assert.match(
@@ -152,9 +150,9 @@ describe('/ci logs and /ci jobs', () => {
   });
 
   it('answers malformed job filters with the usage line', async () => {
-    assert.match(readable(await h.answer((await h.command('jobs')).responseUrl)), /\/ci jobs/);
+    assert.match(shownText(await h.answer((await h.command('jobs')).responseUrl)), /\/ci jobs/);
     assert.match(
-      readable(await h.answer((await h.command('jobs --state sleeping')).responseUrl)),
+      shownText(await h.answer((await h.command('jobs --state sleeping')).responseUrl)),
       /sleeping/,
     );
   });

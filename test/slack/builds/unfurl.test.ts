@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { SlackCall } from '../../fakes/slack/index.js';
-import { type Harness, startHarness } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness } from '../../helpers/app-harness.js';
 
 describe('link previews of build and job links', () => {
   let h: Harness;
   let ts = 1_700_000_000;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   afterEach(() => assert.deepEqual(h.slack.rejected(), []));
   after(() => h.close());

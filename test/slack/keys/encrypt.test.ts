@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { assertNotLeaked } from '../../helpers/secret-leaks.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import {
   ANSWER_MS,
   ackBody,
-  assertSlackAccepted,
   CI_TIMEOUT_MS,
-  nextUpdate,
+  modalUpdate,
   openAndFill,
   textValue,
   updatesOf,
-} from './support.js';
+} from '../../helpers/modals.js';
+import { assertNotLeaked } from '../../helpers/secret-leaks.js';
+import { assertSlackAccepted } from '../../helpers/slack-messages.js';
 
 type Json = Record<string, unknown>;
 
@@ -22,9 +22,7 @@ describe('/ci encrypt', () => {
   let h: Harness;
   const acks: string[] = [];
   before(async () => {
-    h = await startHarness({ captureLogs: true, ciRequestTimeoutMs: CI_TIMEOUT_MS });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ captureLogs: true, ciRequestTimeoutMs: CI_TIMEOUT_MS });
     h.ci.state.addRepo({ slug: 'rkh/vault', id: 7001 });
     h.ci.state.grant('rkh', 7001, 'admin');
     // The fake makes a repository's key pair on first use; make it now, not inside a timed request.
@@ -71,7 +69,7 @@ describe('/ci encrypt', () => {
     assert.equal(body.response_action, 'update');
     assert.match(visibleText(body.view as Json), /Encrypting with the public key of `rkh\/vault`/);
 
-    const result = await nextUpdate(h, id, 1);
+    const result = await modalUpdate(h, id, { after: 1 });
     const text = visibleText(result);
     assert.match(text, /env:\\n {2}global:\\n {4}# DEPLOY_TOKEN\\n {4}- secure: \\"/);
     const values = secureValues(result);
@@ -115,7 +113,7 @@ describe('/ci encrypt', () => {
       fingerprint: 'smaller-key',
     });
     await submit(id, String(view.private_metadata), `BIG=${SECRETS[2]}\nSMALL=ok`);
-    const result = await nextUpdate(h, id, 1);
+    const result = await modalUpdate(h, id, { after: 1 });
     const text = visibleText(result);
     assert.match(text, /Not encrypted, too long/);
     assert.match(text, /BIG=… is 154 bytes, but this repository's key can encrypt at most 117 bytes/);
@@ -155,7 +153,7 @@ describe('/ci encrypt', () => {
     const { id, view } = await openAndFill(h, 'encrypt rkh/vault');
     h.ci.fault({ method: 'GET', path: '/repos/rkh/vault/key' }, { status: 503, times: 2 });
     await submit(id, String(view.private_metadata), `A=${SECRETS[0]}`);
-    const result = await nextUpdate(h, id, 1);
+    const result = await modalUpdate(h, id, { after: 1 });
     assert.match(visibleText(result), /having trouble \(it answered 503\)/);
     assert.doesNotMatch(visibleText(result), /secure:/);
   });

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { ANSWER_MS, assertSlackAccepted, buttonOf, CI_TIMEOUT_MS } from './support.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import { ANSWER_MS, CI_TIMEOUT_MS } from '../../helpers/modals.js';
+import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
 describe('/ci pubkey', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
     // The fake makes a repository's key pair on first use; make it now, not inside a timed request.
     h.ci.state.keyOf(9001);
   });
@@ -84,7 +83,7 @@ describe('/ci pubkey', () => {
       const { responseUrl } = await h.command('pubkey rails/rails --regenerate');
       const answer = await h.answer(responseUrl, ANSWER_MS);
       assert.equal(answer.response_type, 'ephemeral');
-      const button = buttonOf(answer, 'pubkey.regenerate');
+      const button = elementOf(answer, 'pubkey.regenerate');
       assert.equal(button.style, 'danger');
       const confirm = button.confirm as { title: { text: string }; text: { text: string } };
       assert.equal(confirm.title.text, 'Regenerate the key?');
@@ -96,7 +95,7 @@ describe('/ci pubkey', () => {
 
     it('regenerates on click, as the clicker, and announces it in the channel', async () => {
       const { responseUrl } = await h.command('pubkey rails/rails --regenerate');
-      const button = buttonOf(await h.answer(responseUrl, ANSWER_MS), 'pubkey.regenerate');
+      const button = elementOf(await h.answer(responseUrl, ANSWER_MS), 'pubkey.regenerate');
       const { ack, responseUrl: clickUrl } = await h.click({
         actionId: String(button.action_id),
         value: String(button.value),
@@ -117,7 +116,7 @@ describe('/ci pubkey', () => {
 
     it('with --quiet, confirms privately in place of the button instead of announcing', async () => {
       const { responseUrl } = await h.command('pubkey rails/rails --regenerate --quiet');
-      const button = buttonOf(await h.answer(responseUrl, ANSWER_MS), 'pubkey.regenerate');
+      const button = elementOf(await h.answer(responseUrl, ANSWER_MS), 'pubkey.regenerate');
       const { responseUrl: clickUrl } = await h.click({
         actionId: String(button.action_id),
         value: String(button.value),

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { ackBody, assertSlackAccepted, nextUpdate, openedModal, textValue } from './support.js';
+import { ackBody, modalUpdate, openedModal, submitModal, textValue } from '../../helpers/modals.js';
+import { assertSlackAccepted } from '../../helpers/slack-messages.js';
 
 /**
  * The CI service answering slower than the harness's 1.5 s request timeout, for every command,
@@ -76,8 +77,8 @@ describe('a slow CI service', { concurrency: true }, () => {
   /** `/ci <text>` and the filled modal, with the command sent in turn. */
   async function openForm(text: string) {
     const { ack, triggerId } = await oneAtATime(() => h.command(text));
-    const { id } = await openedModal(h, triggerId);
-    return { id, view: await nextUpdate(h, id, 0, WAIT_MS), ackMs: ack.ms };
+    const { id } = await openedModal(h, { triggerId });
+    return { id, view: await modalUpdate(h, id, { timeoutMs: WAIT_MS }), ackMs: ack.ms };
   }
 
   it('pubkey', async () => {
@@ -101,19 +102,10 @@ describe('a slow CI service', { concurrency: true }, () => {
   it('submitting the encrypt form', async () => {
     const { id, view } = await openForm('encrypt slow/encrypt-submit');
     h.ci.fault({ method: 'GET', path: '/repos/slow/encrypt-submit/key' }, { ...SLOW, times: 2 });
-    const ack = await oneAtATime(() =>
-      h.submit({
-        view: {
-          id,
-          callbackId: 'view.encrypt',
-          privateMetadata: String(view.private_metadata),
-          values: { assignments: textValue('A=b') },
-        },
-      }),
-    );
+    const ack = await oneAtATime(() => submitModal(h, { id, view }, { assignments: textValue('A=b') }));
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
     assert.equal(ackBody(ack).response_action, 'update');
-    assert.match(visibleText(await nextUpdate(h, id, 1, WAIT_MS)), timedOut);
+    assert.match(visibleText(await modalUpdate(h, id, { after: 1, timeoutMs: WAIT_MS })), timedOut);
   });
 
   it('sshkey', async () => {
@@ -128,18 +120,9 @@ describe('a slow CI service', { concurrency: true }, () => {
       { method: 'PATCH', path: `/settings/ssh_key/${repos.get('sshkey-set')}` },
       { ...SLOW, times: 1 },
     );
-    const ack = await oneAtATime(() =>
-      h.submit({
-        view: {
-          id,
-          callbackId: 'view.sshkey_set',
-          privateMetadata: String(view.private_metadata),
-          values: { private_key: textValue(PRIVATE_KEY) },
-        },
-      }),
-    );
+    const ack = await oneAtATime(() => submitModal(h, { id, view }, { private_key: textValue(PRIVATE_KEY) }));
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
-    const result = await nextUpdate(h, id, 1, WAIT_MS);
+    const result = await modalUpdate(h, id, { after: 1, timeoutMs: WAIT_MS });
     assert.match(visibleText(result), outcomeUnknown('set the SSH key of slow/sshkey-set'));
   });
 
@@ -153,19 +136,10 @@ describe('a slow CI service', { concurrency: true }, () => {
 
   it('submitting the lint form', async () => {
     const { triggerId } = await oneAtATime(() => h.command('lint'));
-    const { id, view } = await openedModal(h, triggerId);
-    const ack = await oneAtATime(() =>
-      h.submit({
-        view: {
-          id,
-          callbackId: 'view.lint',
-          privateMetadata: String(view.private_metadata),
-          values: { config: textValue('language: ruby') },
-        },
-      }),
-    );
+    const { id, view } = await openedModal(h, { triggerId });
+    const ack = await oneAtATime(() => submitModal(h, { id, view }, { config: textValue('language: ruby') }));
     assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
-    assert.match(visibleText(await nextUpdate(h, id, 0, WAIT_MS)), /did not answer in time/);
+    assert.match(visibleText(await modalUpdate(h, id, { timeoutMs: WAIT_MS })), /did not answer in time/);
   });
 
   it('the lint shortcut', async () => {

@@ -2,18 +2,17 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { assertNotLeaked } from '../../helpers/secret-leaks.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import {
   ANSWER_MS,
   ackBody,
-  assertSlackAccepted,
-  buttonOf,
   CI_TIMEOUT_MS,
-  nextUpdate,
+  modalUpdate,
   openAndFill,
   textValue,
-} from './support.js';
+} from '../../helpers/modals.js';
+import { assertNotLeaked } from '../../helpers/secret-leaks.js';
+import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,9 +26,7 @@ describe('/ci sshkey', () => {
   let h: Harness;
   const acks: string[] = [];
   before(async () => {
-    h = await startHarness({ captureLogs: true, ciRequestTimeoutMs: CI_TIMEOUT_MS });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ captureLogs: true, ciRequestTimeoutMs: CI_TIMEOUT_MS });
   });
   after(() => h.close());
 
@@ -69,7 +66,7 @@ describe('/ci sshkey', () => {
     const body = await submitKey(id, String(view.private_metadata), PRIVATE_KEY, 'deploy <!channel> key');
     assert.equal(body.response_action, 'update');
     assert.match(visibleText(body.view as Json), /Saving the SSH key of `rails\/rails`/);
-    const saved = await nextUpdate(h, id, 1);
+    const saved = await modalUpdate(h, id, { after: 1 });
     const stored = h.ci.state.sshKeys.get(891);
     assert.ok(stored);
     assert.equal(stored.value, PRIVATE_KEY);
@@ -107,7 +104,7 @@ describe('/ci sshkey', () => {
     const posts = h.slack.callsTo('chat.postMessage').length;
     const garbage = '-----BEGIN OPENSSH PRIVATE KEY-----\nbm90IGEga2V5\n-----END OPENSSH PRIVATE KEY-----';
     await submitKey(id, String(view.private_metadata), garbage, null);
-    const result = await nextUpdate(h, id, 1);
+    const result = await modalUpdate(h, id, { after: 1 });
     assert.match(visibleText(result), /did not accept that SSH key for rails\/rails.*Nothing was changed/);
     assert.equal(h.ci.state.sshKeys.get(891)?.fingerprint, before);
     assert.equal(h.slack.callsTo('chat.postMessage').length, posts);
@@ -118,7 +115,7 @@ describe('/ci sshkey', () => {
     assert.equal(JSON.parse(String(view.private_metadata)).q, true);
     const posts = h.slack.callsTo('chat.postMessage').length;
     await submitKey(id, String(view.private_metadata), PRIVATE_KEY, 'quiet one');
-    assert.match(visibleText(await nextUpdate(h, id, 1)), /quiet one/);
+    assert.match(visibleText(await modalUpdate(h, id, { after: 1 })), /quiet one/);
     assert.equal(h.slack.callsTo('chat.postMessage').length, posts);
   });
 
@@ -142,7 +139,7 @@ describe('/ci sshkey', () => {
     const { responseUrl } = await h.command('sshkey rails/rails delete');
     const offer = await h.answer(responseUrl, ANSWER_MS);
     assert.equal(offer.response_type, 'ephemeral');
-    const button = buttonOf(offer, 'sshkey.delete');
+    const button = elementOf(offer, 'sshkey.delete');
     const confirm = button.confirm as { title: { text: string }; text: { text: string } };
     assert.equal(confirm.title.text, 'Delete the SSH key?');
     assert.match(confirm.text.text, /default deploy key/);

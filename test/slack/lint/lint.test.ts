@@ -1,24 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
 import {
   ANSWER_MS,
   ackBody,
-  assertSlackAccepted,
   CI_TIMEOUT_MS,
-  nextUpdate,
+  modalUpdate,
   openedModal,
+  submitModal,
   textValue,
-} from '../keys/support.js';
+} from '../../helpers/modals.js';
+import { assertSlackAccepted } from '../../helpers/slack-messages.js';
 
 type Json = Record<string, unknown>;
 
 describe('/ci lint and the "Lint CI config" shortcut', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ ciRequestTimeoutMs: CI_TIMEOUT_MS });
   });
   after(() => h.close());
 
@@ -28,16 +27,8 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
   async function lintInModal(config: string | null, userId?: string) {
     const { ack, triggerId } = await h.command('lint', userId ? { userId } : {});
     assert.ok(ack.ms < 1000);
-    const { id, view } = await openedModal(h, triggerId);
-    const submitted = await h.submit({
-      ...(userId ? { userId } : {}),
-      view: {
-        id,
-        callbackId: 'view.lint',
-        privateMetadata: String(view.private_metadata),
-        values: { config: textValue(config) },
-      },
-    });
+    const { id, view } = await openedModal(h, { triggerId });
+    const submitted = await submitModal(h, { id, view }, { config: textValue(config) }, { userId });
     assert.ok(submitted.ms < 1000);
     return { id, ack: ackBody(submitted) };
   }
@@ -58,7 +49,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
   it('opens the form at once, without asking the CI service anything', async () => {
     const before = h.ci.requests.length;
     const { triggerId } = await h.command('lint');
-    const { view } = await openedModal(h, triggerId);
+    const { view } = await openedModal(h, { triggerId });
     assert.equal(view.callback_id, 'view.lint');
     assert.equal(h.ci.requests.length, before);
   });
@@ -67,7 +58,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
     const { id, ack } = await lintInModal('language: ruby\nrvm:\n  - 3.2\n');
     assert.equal(ack.response_action, 'update');
     assert.match(visibleText(ack.view as Json), /Checking your configuration/);
-    const result = await nextUpdate(h, id, 0);
+    const result = await modalUpdate(h, id);
     assert.match(visibleText(result), /No warnings/);
     const request = lintRequests().at(-1);
     assert.equal(request?.method, 'POST');
@@ -77,7 +68,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
 
   it('lists the warnings with their key paths, escaped', async () => {
     const { id } = await lintInModal('"<!channel>": 1\nfoo: bar\n');
-    const text = visibleText(await nextUpdate(h, id, 0));
+    const text = visibleText(await modalUpdate(h, id));
     assert.match(text, /3 warnings/);
     assert.match(text, /`&lt;!channel&gt;`: unexpected key \\"&lt;!channel&gt;\\", dropping/);
     assert.match(text, /`foo`: unexpected key \\"foo\\", dropping/);
@@ -89,7 +80,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
   it('cuts a very long list of warnings to fit, saying how many are shown', async () => {
     const config = Array.from({ length: 300 }, (_, i) => `unknown_key_number_${i}: true`).join('\n');
     const { id } = await lintInModal(config);
-    const result = await nextUpdate(h, id, 0);
+    const result = await modalUpdate(h, id);
     const text = visibleText(result);
     assert.match(text, /301 warnings/);
     assert.match(text, /showing \d+ of 301 warnings/);
@@ -104,7 +95,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
 
   it('works for a user without rights on any repository (linting needs none)', async () => {
     const { id } = await lintInModal('language: go\n', 'U0VISITOR');
-    assert.match(visibleText(await nextUpdate(h, id, 0)), /No warnings/);
+    assert.match(visibleText(await modalUpdate(h, id)), /No warnings/);
     assert.equal(lintRequests().at(-1)?.headers.authorization, 'token token-visitor');
   });
 
@@ -122,7 +113,7 @@ describe('/ci lint and the "Lint CI config" shortcut', () => {
     h.ci.fault({ method: 'POST', path: '/lint' }, { status: 503, times: 1 });
     const { id } = await lintInModal('language: ruby\n');
     assert.match(
-      visibleText(await nextUpdate(h, id, 0)),
+      visibleText(await modalUpdate(h, id)),
       /travis-ci\.com is having trouble \(it answered 503\)/,
     );
   });

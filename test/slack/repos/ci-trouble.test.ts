@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { assertNothingRejected, buttonOf, type Message, openedView, viewUpdate } from './support.js';
+import { modalUpdate, openedModal, submitModal, textValue, updatesOf } from '../../helpers/modals.js';
+import {
+  assertSlackAccepted,
+  elementOf,
+  type FoundElement,
+  type Message,
+} from '../../helpers/slack-messages.js';
 
 /**
  * Every repository command, button and modal while the CI service fails (503) or is slower than the
@@ -20,9 +26,9 @@ const ANSWER_WAIT_MS = 10_000;
 
 describe('repository commands when the CI service is down or slow', () => {
   let h: Harness;
-  let envButton: Message;
-  let cacheButton: Message;
-  let settingsButton: Message;
+  let envButton: FoundElement;
+  let cacheButton: FoundElement;
+  let settingsButton: FoundElement;
   let envModal: { id: string; view: Message };
   let settingsEditor: { id: string; view: Message };
 
@@ -30,18 +36,18 @@ describe('repository commands when the CI service is down or slow', () => {
     h = await startHarness();
     await h.link();
     const env = await h.command('env rails/rails');
-    envButton = buttonOf(await h.answer(env.responseUrl), 'env.delete') as Message;
+    envButton = elementOf(await h.answer(env.responseUrl), 'env.delete');
     const caches = await h.command('caches rails/rails delete');
-    cacheButton = buttonOf(await h.answer(caches.responseUrl), 'caches.delete') as Message;
+    cacheButton = elementOf(await h.answer(caches.responseUrl), 'caches.delete');
     const repo = await h.command('repo rails/rails');
-    settingsButton = buttonOf(await h.answer(repo.responseUrl), 'settings.open') as Message;
+    settingsButton = elementOf(await h.answer(repo.responseUrl), 'settings.open');
     let since = h.slack.calls.length;
     await h.command('env rails/rails set TROUBLE_VAR');
-    envModal = await openedView(h, since);
+    envModal = await openedModal(h, { since });
     since = h.slack.calls.length;
     await h.command('settings rails/rails');
-    const opened = await openedView(h, since);
-    settingsEditor = { id: opened.id, view: await viewUpdate(h, opened.id, /view\.settings/) };
+    const opened = await openedModal(h, { since });
+    settingsEditor = { id: opened.id, view: await modalUpdate(h, opened.id, { matching: /view\.settings/ }) };
   });
   after(() => h.close());
 
@@ -53,7 +59,7 @@ describe('repository commands when the CI service is down or slow', () => {
     };
 
   const click =
-    (name: string, button: () => Message): Scenario =>
+    (name: string, button: () => FoundElement): Scenario =>
     async () => {
       const { ack, responseUrl } = await h.click({
         actionId: String(button().action_id),
@@ -67,29 +73,25 @@ describe('repository commands when the CI service is down or slow', () => {
     (name: string, send: () => Promise<{ ms: number; triggerId: string }>): Scenario =>
     async () => {
       const { ms, triggerId } = await send();
-      const open = await h.slack.waitForCall(
-        'views.open',
-        (c) => c.args.trigger_id === triggerId,
-        ANSWER_WAIT_MS,
-      );
-      const id = String((open.response.view as Message).id);
-      const view = await viewUpdate(h, id, /:warning:/, ANSWER_WAIT_MS);
+      const { id } = await openedModal(h, { triggerId }, ANSWER_WAIT_MS);
+      const view = await modalUpdate(h, id, { matching: /:warning:/, timeoutMs: ANSWER_WAIT_MS });
       return { name, ackMs: ms, text: JSON.stringify(view) };
     };
 
   const submission =
-    (name: string, id: () => string, callbackId: string, view: () => Message, values: object): Scenario =>
+    (
+      name: string,
+      modal: () => { id: string; view: Message },
+      values: Record<string, Record<string, object>>,
+    ): Scenario =>
     async () => {
-      const since = h.slack.calls.length;
-      const ack = await h.submit({
-        view: {
-          id: id(),
-          callbackId,
-          privateMetadata: String(view().private_metadata),
-          values: values as Record<string, Record<string, object>>,
-        },
+      const since = updatesOf(h, modal().id);
+      const ack = await submitModal(h, modal(), values);
+      const updated = await modalUpdate(h, modal().id, {
+        matching: /:warning:/,
+        timeoutMs: ANSWER_WAIT_MS,
+        after: since,
       });
-      const updated = await viewUpdate(h, id(), /:warning:/, ANSWER_WAIT_MS, since);
       return { name, ackMs: ack.ms, text: JSON.stringify(updated) };
     };
 
@@ -119,24 +121,10 @@ describe('repository commands when the CI service is down or slow', () => {
       });
       return { ms: ack.ms, triggerId };
     }),
-    submission(
-      'env set submit',
-      () => envModal.id,
-      'view.env_set',
-      () => envModal.view,
-      {
-        env_value: { value: { type: 'plain_text_input', value: 'a value' } },
-      },
-    ),
-    submission(
-      'settings submit',
-      () => settingsEditor.id,
-      'view.settings',
-      () => settingsEditor.view,
-      {
-        'settings.value.maximum_number_of_builds': { value: { type: 'number_input', value: '7' } },
-      },
-    ),
+    submission('env set submit', () => envModal, { env_value: textValue('a value') }),
+    submission('settings submit', () => settingsEditor, {
+      'settings.value.maximum_number_of_builds': { value: { type: 'number_input', value: '7' } },
+    }),
   ];
 
   /** One after another: a burst of failures at once would measure the machine, not the ack. */
@@ -161,7 +149,7 @@ describe('repository commands when the CI service is down or slow', () => {
     } finally {
       h.ci.clearFaults();
     }
-    assertNothingRejected(h);
+    assertSlackAccepted(h);
   });
 
   it('slower than the timeout: acks at once, then says it did not answer in time', async () => {
@@ -174,6 +162,6 @@ describe('repository commands when the CI service is down or slow', () => {
     } finally {
       h.ci.clearFaults();
     }
-    assertNothingRejected(h);
+    assertSlackAccepted(h);
   });
 });

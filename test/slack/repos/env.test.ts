@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { REDIS_URL, scanAll } from '../../store/harness.js';
-import {
-  assertNothingRejected,
-  buttonOf,
-  ciRequestCount,
-  openedView,
-  shownText,
-  viewUpdate,
-} from './support.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import { modalUpdate, openedModal, submitModal, textValue } from '../../helpers/modals.js';
+import { assertNotLeaked, leakSurfaces } from '../../helpers/secret-leaks.js';
+import { assertSlackAccepted, elementOf, shownText } from '../../helpers/slack-messages.js';
 
 /** A private value typed in the modal: it must reach the CI service and nothing else. */
 const SECRET = `s3cr3t-${randomBytes(8).toString('hex')}`;
@@ -20,9 +13,7 @@ const SECRET = `s3cr3t-${randomBytes(8).toString('hex')}`;
 describe('/ci env', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ captureLogs: true });
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness({ captureLogs: true });
     const evil = h.ci.state.addRepo({ slug: 'evil/vars', id: 7801, description: 'vars' });
     h.ci.state.grant('rkh', evil, 'admin');
     h.ci.state.addEnvVar(evil, { name: '<!channel>', value: '<!here> public value', public: true });
@@ -33,16 +24,8 @@ describe('/ci env', () => {
   async function setThroughModal(text: string, value: string, userId?: string) {
     const since = h.slack.calls.length;
     await h.command(text, userId ? { userId } : {});
-    const opened = await openedView(h, since);
-    const ack = await h.submit({
-      ...(userId ? { userId } : {}),
-      view: {
-        id: opened.id,
-        callbackId: 'view.env_set',
-        privateMetadata: String(opened.view.private_metadata),
-        values: { env_value: { value: { type: 'plain_text_input', value } } },
-      },
-    });
+    const opened = await openedModal(h, { since });
+    const ack = await submitModal(h, opened, { env_value: textValue(value) }, { userId });
     return { opened, ack, since };
   }
 
@@ -56,10 +39,10 @@ describe('/ci env', () => {
       assert.match(text, /encrypted_randomhex_key/);
       assert.match(text, /•••• \(private\)/);
       assert.doesNotMatch(text, /super_secret/);
-      const unset = buttonOf(answer, 'env.delete');
+      const unset = elementOf(answer, 'env.delete');
       assert.match(unset.confirm?.text?.text ?? '', /will be deleted from rails\/rails/);
       assert.equal(unset.confirm?.confirm?.text, 'Unset');
-      assertNothingRejected(h);
+      assertSlackAccepted(h);
     });
 
     it('shows public values, escaped, and escapes names', async () => {
@@ -102,7 +85,7 @@ describe('/ci env', () => {
       const { responseUrl } = await h.command('env many/vars');
       const answer = await h.answer(responseUrl);
       assert.match(visibleText(answer), /showing \d+ of 60 variables/);
-      assertNothingRejected(h);
+      assertSlackAccepted(h);
     });
 
     it('tells someone without push access that their account cannot list them', async () => {
@@ -114,10 +97,10 @@ describe('/ci env', () => {
     });
 
     it('asks an unlinked user to link and sends nothing to the CI service', async () => {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const { responseUrl } = await h.command('env rails/rails', { userId: 'U0NOBODY' });
-      buttonOf(await h.answer(responseUrl), 'account.link');
-      assert.equal(ciRequestCount(h), before);
+      elementOf(await h.answer(responseUrl), 'account.link');
+      assert.equal(h.ci.requests.length, before);
     });
 
     it('says when the repository is not there', async () => {
@@ -128,16 +111,16 @@ describe('/ci env', () => {
 
   describe('set', () => {
     it('opens a modal with the name fixed and a private note, without a CI call', async () => {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const since = h.slack.calls.length;
       const { ack } = await h.command('env rails/rails set DEPLOY_TOKEN');
       assert.ok(ack.ms < 1000);
-      const { view } = await openedView(h, since);
+      const { view } = await openedModal(h, { since });
       assert.equal(view.callback_id, 'view.env_set');
       const text = JSON.stringify(view);
       assert.match(text, /DEPLOY_TOKEN/);
       assert.match(text, /Private/);
-      assert.equal(ciRequestCount(h), before);
+      assert.equal(h.ci.requests.length, before);
     });
 
     it('creates a private variable from the modal and announces it without the value', async () => {
@@ -145,7 +128,7 @@ describe('/ci env', () => {
       const body = JSON.parse(ack.body) as { response_action: string };
       assert.equal(body.response_action, 'update');
       assert.doesNotMatch(ack.body, new RegExp(SECRET));
-      await viewUpdate(h, opened.id, /Set `DEPLOY_TOKEN`/);
+      await modalUpdate(h, opened.id, { matching: /Set `DEPLOY_TOKEN`/ });
       const post = await h.slack.waitForCall('chat.postMessage', (c) =>
         /DEPLOY_TOKEN/.test(String(c.args.text)),
       );
@@ -163,7 +146,7 @@ describe('/ci env', () => {
     it('updates an existing variable with PATCH (the list is read first)', async () => {
       const before = h.ci.state.envVarsOf(891).find((v) => v.name === 'DEPLOY_TOKEN');
       const { opened } = await setThroughModal('env rails/rails set DEPLOY_TOKEN', `${SECRET}-2`);
-      await viewUpdate(h, opened.id, /Set `DEPLOY_TOKEN`/);
+      await modalUpdate(h, opened.id, { matching: /Set `DEPLOY_TOKEN`/ });
       assert.ok(
         h.ci.requests.some(
           (r) => r.method === 'PATCH' && r.path === `/repos/settings/env_vars/${before?.id}`,
@@ -177,16 +160,9 @@ describe('/ci env', () => {
     it('sets a public variable and says it is public', async () => {
       const since = h.slack.calls.length;
       await h.command('env rails/rails set DEBUG --public');
-      const opened = await openedView(h, since);
+      const opened = await openedModal(h, { since });
       assert.match(JSON.stringify(opened.view), /Public/);
-      await h.submit({
-        view: {
-          id: opened.id,
-          callbackId: 'view.env_set',
-          privateMetadata: String(opened.view.private_metadata),
-          values: { env_value: { value: { type: 'plain_text_input', value: 'verbose' } } },
-        },
-      });
+      await submitModal(h, opened, { env_value: textValue('verbose') });
       const post = await h.slack.waitForCall('chat.postMessage', (c) => /DEBUG/.test(String(c.args.text)));
       assert.match(String(post.args.text), /\(public\)$/);
       assert.equal(h.ci.state.envVarsOf(891).find((v) => v.name === 'DEBUG')?.public, true);
@@ -195,7 +171,7 @@ describe('/ci env', () => {
     it('with --quiet, the modal is the only confirmation', async () => {
       const posts = h.slack.callsTo('chat.postMessage').length;
       const { opened } = await setThroughModal('env rails/rails set QUIET_ONE --quiet', 'quiet-value');
-      await viewUpdate(h, opened.id, /Set `QUIET_ONE`/);
+      await modalUpdate(h, opened.id, { matching: /Set `QUIET_ONE`/ });
       assert.equal(h.slack.callsTo('chat.postMessage').length, posts);
       assert.ok(h.ci.state.envVarsOf(891).some((v) => v.name === 'QUIET_ONE'));
     });
@@ -203,15 +179,8 @@ describe('/ci env', () => {
     it('refuses an empty value inline, before the ack', async () => {
       const since = h.slack.calls.length;
       await h.command('env rails/rails set EMPTY_ONE');
-      const opened = await openedView(h, since);
-      const ack = await h.submit({
-        view: {
-          id: opened.id,
-          callbackId: 'view.env_set',
-          privateMetadata: String(opened.view.private_metadata),
-          values: { env_value: { value: { type: 'plain_text_input', value: '   ' } } },
-        },
-      });
+      const opened = await openedModal(h, { since });
+      const ack = await submitModal(h, opened, { env_value: textValue('   ') });
       assert.deepEqual(JSON.parse(ack.body), {
         response_action: 'errors',
         errors: { env_value: 'Enter a value.' },
@@ -233,20 +202,20 @@ describe('/ci env', () => {
 
     it('shows in the modal that someone without admin rights cannot set it', async () => {
       const { opened } = await setThroughModal('env rails/rails set VISITOR_VAR', 'nope', 'U0VISITOR');
-      const view = await viewUpdate(h, opened.id, /not allowed/);
+      const view = await modalUpdate(h, opened.id, { matching: /not allowed/ });
       assert.match(JSON.stringify(view), /\(visitor\) is not allowed to set VISITOR_VAR on rails\/rails/);
       assert.ok(!h.ci.state.envVarsOf(891).some((v) => v.name === 'VISITOR_VAR'));
     });
 
     it('shows in the modal when the repository is not there', async () => {
       const { opened } = await setThroughModal('env nobody/nothing set SOME_VAR', 'x');
-      await viewUpdate(h, opened.id, /could not find nobody\/nothing/);
+      await modalUpdate(h, opened.id, { matching: /could not find nobody\/nothing/ });
     });
 
     it('asks an unlinked user to link instead of opening the modal', async () => {
       const opens = h.slack.callsTo('views.open').length;
       const { responseUrl } = await h.command('env rails/rails set NOBODY_VAR', { userId: 'U0NOBODY' });
-      buttonOf(await h.answer(responseUrl), 'account.link');
+      elementOf(await h.answer(responseUrl), 'account.link');
       assert.equal(h.slack.callsTo('views.open').length, opens);
     });
 
@@ -270,7 +239,7 @@ describe('/ci env', () => {
       const { responseUrl } = await h.command('env rails/rails unset encrypted_randomhex_iv');
       const answer = await h.answer(responseUrl);
       assert.equal(answer.response_type, 'ephemeral');
-      const remove = buttonOf(answer, 'env.delete');
+      const remove = elementOf(answer, 'env.delete');
       assert.equal((remove as { text?: { text?: string } }).text?.text, 'Delete');
       assert.match(remove.confirm?.text?.text ?? '', /encrypted_randomhex_iv/);
       assert.equal(h.ci.requests.filter((r) => r.method === 'DELETE').length, deletes);
@@ -278,7 +247,7 @@ describe('/ci env', () => {
 
     it('a click by someone without rights changes nothing and says why', async () => {
       const { responseUrl } = await h.command('env rails/rails unset encrypted_randomhex_iv');
-      const remove = buttonOf(await h.answer(responseUrl), 'env.delete');
+      const remove = elementOf(await h.answer(responseUrl), 'env.delete');
       const click = await h.click({
         userId: 'U0VISITOR',
         actionId: String(remove.action_id),
@@ -294,20 +263,20 @@ describe('/ci env', () => {
 
     it('a click by someone unlinked asks them to link and calls nothing', async () => {
       const { responseUrl } = await h.command('env rails/rails unset encrypted_randomhex_iv');
-      const remove = buttonOf(await h.answer(responseUrl), 'env.delete');
-      const before = ciRequestCount(h);
+      const remove = elementOf(await h.answer(responseUrl), 'env.delete');
+      const before = h.ci.requests.length;
       const click = await h.click({
         userId: 'U0NOBODY',
         actionId: String(remove.action_id),
         value: String(remove.value),
       });
-      buttonOf(await h.answer(click.responseUrl), 'account.link');
-      assert.equal(ciRequestCount(h), before);
+      elementOf(await h.answer(click.responseUrl), 'account.link');
+      assert.equal(h.ci.requests.length, before);
     });
 
     it('the click deletes as the person who clicks and announces it', async () => {
       const { responseUrl } = await h.command('env rails/rails unset encrypted_randomhex_iv');
-      const remove = buttonOf(await h.answer(responseUrl), 'env.delete');
+      const remove = elementOf(await h.answer(responseUrl), 'env.delete');
       const click = await h.click({ actionId: String(remove.action_id), value: String(remove.value) });
       const answer = await h.answer(click.responseUrl);
       assert.equal(answer.response_type, 'in_channel');
@@ -329,7 +298,7 @@ describe('/ci env', () => {
 
     it('with --quiet, the click answers privately', async () => {
       const { responseUrl } = await h.command('env rails/rails unset QUIET_ONE --quiet');
-      const remove = buttonOf(await h.answer(responseUrl), 'env.delete');
+      const remove = elementOf(await h.answer(responseUrl), 'env.delete');
       const click = await h.click({ actionId: String(remove.action_id), value: String(remove.value) });
       const answer = await h.answer(click.responseUrl);
       assert.equal(answer.response_type, 'ephemeral');
@@ -345,39 +314,18 @@ describe('/ci env', () => {
     });
 
     it('answers a tampered button value without acting', async () => {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const click = await h.click({ actionId: 'env.delete', value: '{"d":"com","repoId":"x"}' });
       assert.match(String((await h.answer(click.responseUrl)).text), /out of date/);
-      assert.equal(ciRequestCount(h), before);
+      assert.equal(h.ci.requests.length, before);
     });
   });
 
   it('the private value never reached Slack, the logs or Redis', async () => {
     assert.ok(h.logs.length > 0, 'the log was captured');
-    const pattern = new RegExp(SECRET);
-    for (const call of h.slack.calls) assert.doesNotMatch(JSON.stringify(call), pattern, call.method);
-    for (const response of h.slack.responses) assert.doesNotMatch(JSON.stringify(response), pattern);
-    for (const line of h.logs) assert.doesNotMatch(line, pattern);
-    const redis = new Redis(REDIS_URL);
-    try {
-      const keys = (await scanAll(redis, h.namespace)).flat();
-      assert.ok(keys.length > 0, 'the harness wrote to Redis (linked accounts)');
-      for (const key of keys) {
-        assert.doesNotMatch(key, pattern);
-        const type = await redis.type(key);
-        const content =
-          type === 'string'
-            ? await redis.get(key)
-            : type === 'hash'
-              ? JSON.stringify(await redis.hgetall(key))
-              : type === 'set'
-                ? JSON.stringify(await redis.smembers(key))
-                : JSON.stringify(await redis.dump(key));
-        assert.doesNotMatch(String(content), pattern, key);
-      }
-    } finally {
-      await redis.quit();
-    }
-    assertNothingRejected(h);
+    const { Redis } = await leakSurfaces(h);
+    assert.ok(Redis !== '', 'the harness wrote to Redis (linked accounts)');
+    await assertNotLeaked(h, [SECRET]);
+    assertSlackAccepted(h);
   });
 });

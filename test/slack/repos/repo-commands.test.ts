@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { assertNothingRejected, buttonOf, ciRequestCount } from './support.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
 describe('/ci repo, enable, disable, branches, requests', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
     const evil = h.ci.state.addRepo({
       slug: 'evil/repo',
       id: 7777,
@@ -47,10 +45,10 @@ describe('/ci repo, enable, disable, branches, requests', () => {
       assert.match(text, /1h 23m 39s/, 'duration of 5019 s');
       assert.match(text, /https:\/\/app\.travis-ci\.com\/github\/rails\/rails\/builds\/4125095/);
       assert.match(text, /not reported/, 'the fixture has no active field');
-      const settings = buttonOf(answer, 'settings.open');
+      const settings = elementOf(answer, 'settings.open');
       assert.deepEqual(JSON.parse(settings.value ?? ''), { d: 'com', repoId: 891, repo: 'rails/rails' });
-      assert.equal(buttonOf(answer, 'build.show').value, JSON.stringify({ d: 'com', id: 4125095 }));
-      assertNothingRejected(h);
+      assert.equal(elementOf(answer, 'build.show').value, JSON.stringify({ d: 'com', id: 4125095 }));
+      assertSlackAccepted(h);
     });
 
     it('takes a numeric id and reads a string `active`', async () => {
@@ -61,12 +59,12 @@ describe('/ci repo, enable, disable, branches, requests', () => {
     });
 
     it('asks an unlinked user to link, without calling the CI service', async () => {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const { responseUrl } = await h.command('repo rails/rails', { userId: 'U0NOBODY' });
       const answer = await h.answer(responseUrl);
       assert.match(visibleText(answer), /not linked your travis-ci\.com account/);
-      buttonOf(answer, 'account.link');
-      assert.equal(ciRequestCount(h), before);
+      elementOf(answer, 'account.link');
+      assert.equal(h.ci.requests.length, before);
     });
 
     it('says plainly when the repository does not exist', async () => {
@@ -96,7 +94,7 @@ describe('/ci repo, enable, disable, branches, requests', () => {
       const text = visibleText(await h.answer(responseUrl));
       assert.doesNotMatch(text, /<!channel>|<@U1>/);
       assert.match(text, /&lt;!channel&gt; free &lt;@U1&gt; money/);
-      assertNothingRejected(h);
+      assertSlackAccepted(h);
     });
   });
 
@@ -140,10 +138,10 @@ describe('/ci repo, enable, disable, branches, requests', () => {
     });
 
     it('asks an unlinked user to link and sends nothing to the CI service', async () => {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const { responseUrl } = await h.command('disable rails/rails', { userId: 'U0NOBODY' });
-      buttonOf(await h.answer(responseUrl), 'account.link');
-      assert.equal(ciRequestCount(h), before);
+      elementOf(await h.answer(responseUrl), 'account.link');
+      assert.equal(h.ci.requests.length, before);
     });
 
     it('says when the repository is not there', async () => {
@@ -165,7 +163,7 @@ describe('/ci repo, enable, disable, branches, requests', () => {
       const text = visibleText(answer);
       assert.match(text, /master/);
       assert.match(text, /builds\/4125095\|#6180>/);
-      assertNothingRejected(h);
+      assertSlackAccepted(h);
     });
 
     it('escapes branch names and commit subjects', async () => {
@@ -203,7 +201,7 @@ describe('/ci repo, enable, disable, branches, requests', () => {
       assert.match(text, /showing \d+ of 100 branches/);
       assert.match(text, /number-0-/);
       assert.ok((answer.blocks as unknown[]).length <= 50);
-      assertNothingRejected(h);
+      assertSlackAccepted(h);
     });
 
     it('does not list the branches of a private repository to someone without access', async () => {
@@ -213,7 +211,7 @@ describe('/ci repo, enable, disable, branches, requests', () => {
 
     it('asks an unlinked user to link', async () => {
       const { responseUrl } = await h.command('branches rails/rails', { userId: 'U0NOBODY' });
-      buttonOf(await h.answer(responseUrl), 'account.link');
+      elementOf(await h.answer(responseUrl), 'account.link');
     });
 
     it('says when the repository is not there', async () => {
@@ -240,7 +238,7 @@ describe('/ci repo, enable, disable, branches, requests', () => {
       assert.match(text, /`[0-9a-f]{7}`/);
       const sent = h.ci.requests.findLast((r) => r.path === '/requests');
       assert.equal(sent?.query.get('limit'), '25');
-      assertNothingRejected(h);
+      assertSlackAccepted(h);
     });
 
     it('passes --limit on', async () => {
@@ -250,10 +248,10 @@ describe('/ci repo, enable, disable, branches, requests', () => {
     });
 
     it('refuses a limit over 100 with the usage line, before calling the CI service', async () => {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const { responseUrl } = await h.command('requests rails/rails --limit 500');
       assert.match(visibleText(await h.answer(responseUrl)), /--limit/);
-      assert.equal(ciRequestCount(h), before);
+      assert.equal(h.ci.requests.length, before);
     });
 
     it('escapes reasons, branches and subjects', async () => {
@@ -275,7 +273,7 @@ describe('/ci repo, enable, disable, branches, requests', () => {
       const { responseUrl } = await h.command('requests evil/repo --limit 100');
       const text = visibleText(await h.answer(responseUrl));
       assert.match(text, /showing \d+ of 100 requests/);
-      assertNothingRejected(h);
+      assertSlackAccepted(h);
     });
 
     it('does not show requests of a private repository to someone without access', async () => {
@@ -285,7 +283,7 @@ describe('/ci repo, enable, disable, branches, requests', () => {
 
     it('asks an unlinked user to link', async () => {
       const { responseUrl } = await h.command('requests rails/rails', { userId: 'U0NOBODY' });
-      buttonOf(await h.answer(responseUrl), 'account.link');
+      elementOf(await h.answer(responseUrl), 'account.link');
     });
 
     it('says when the repository is not there', async () => {

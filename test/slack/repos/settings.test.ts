@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import {
-  assertNothingRejected,
-  buttonOf,
-  ciRequestCount,
-  type Message,
-  openedView,
-  shownText,
-  viewUpdate,
-} from './support.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import { modalUpdate, openedModal, submitModal } from '../../helpers/modals.js';
+import { assertSlackAccepted, elementOf, type Message, shownText } from '../../helpers/slack-messages.js';
 
 type Values = Record<string, Record<string, object>>;
 
@@ -33,9 +26,7 @@ function untouched(view: Message): Values {
 describe('/ci settings', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   after(() => h.close());
 
@@ -44,16 +35,13 @@ describe('/ci settings', () => {
     const since = h.slack.calls.length;
     const { ack } = await h.command(text, userId ? { userId } : {});
     assert.ok(ack.ms < 1000);
-    const opened = await openedView(h, since);
+    const opened = await openedModal(h, { since });
     assert.match(JSON.stringify(opened.view), /Loading/);
     return opened;
   }
 
   async function submit(id: string, editor: Message, values: Values, userId?: string) {
-    const ack = await h.submit({
-      ...(userId ? { userId } : {}),
-      view: { id, callbackId: 'view.settings', privateMetadata: String(editor.private_metadata), values },
-    });
+    const ack = await submitModal(h, { id, view: editor }, values, { userId });
     return JSON.parse(ack.body) as {
       response_action: string;
       errors?: Record<string, string>;
@@ -63,7 +51,7 @@ describe('/ci settings', () => {
 
   it('opens Loading… at once, then fills in every key: booleans as checkboxes, numbers as numbers', async () => {
     const opened = await openEditor('settings rails/rails');
-    const editor = await viewUpdate(h, opened.id, /view\.settings/);
+    const editor = await modalUpdate(h, opened.id, { matching: /view\.settings/ });
     const text = JSON.stringify(editor);
     for (const key of [
       'build_pushes',
@@ -78,19 +66,19 @@ describe('/ci settings', () => {
       text,
       /"type":"number_input","action_id":"value","is_decimal_allowed":false,"initial_value":"0"/,
     );
-    assertNothingRejected(h);
+    assertSlackAccepted(h);
   });
 
   it('PATCHes only the changed keys, announces the change and says so in the modal', async () => {
     const opened = await openEditor('settings rails/rails');
-    const editor = await viewUpdate(h, opened.id, /view\.settings/);
+    const editor = await modalUpdate(h, opened.id, { matching: /view\.settings/ });
     const values = untouched(editor);
     const flags = values['settings.flags.0']?.value as { selected_options: Array<{ value: string }> };
     flags.selected_options = flags.selected_options.filter((o) => o.value !== 'build_pushes');
     values['settings.value.maximum_number_of_builds'] = { value: { type: 'number_input', value: '3' } };
     const ack = await submit(opened.id, editor, values);
     assert.equal(ack.response_action, 'update');
-    await viewUpdate(h, opened.id, /Saved the settings/);
+    await modalUpdate(h, opened.id, { matching: /Saved the settings/ });
     const patch = h.ci.requests.findLast((r) => r.method === 'PATCH' && r.path === '/repos/891/settings');
     assert.deepEqual(JSON.parse(patch?.body ?? ''), {
       settings: { build_pushes: false, maximum_number_of_builds: 3 },
@@ -107,7 +95,7 @@ describe('/ci settings', () => {
 
   it('sends nothing when nothing changed', async () => {
     const opened = await openEditor('settings rails/rails');
-    const editor = await viewUpdate(h, opened.id, /view\.settings/);
+    const editor = await modalUpdate(h, opened.id, { matching: /view\.settings/ });
     const patches = h.ci.requests.filter((r) => r.method === 'PATCH').length;
     const ack = await submit(opened.id, editor, untouched(editor));
     assert.equal(ack.response_action, 'update');
@@ -117,7 +105,7 @@ describe('/ci settings', () => {
 
   it('refuses a number that is not whole, inline, before the ack', async () => {
     const opened = await openEditor('settings rails/rails');
-    const editor = await viewUpdate(h, opened.id, /view\.settings/);
+    const editor = await modalUpdate(h, opened.id, { matching: /view\.settings/ });
     const values = untouched(editor);
     values['settings.value.maximum_number_of_builds'] = { value: { type: 'number_input', value: '2.5' } };
     const ack = await submit(opened.id, editor, values);
@@ -129,89 +117,93 @@ describe('/ci settings', () => {
 
   it('with --quiet the modal is the only confirmation', async () => {
     const opened = await openEditor('settings rails/rails --quiet');
-    const editor = await viewUpdate(h, opened.id, /view\.settings/);
+    const editor = await modalUpdate(h, opened.id, { matching: /view\.settings/ });
     const values = untouched(editor);
     values['settings.value.maximum_number_of_builds'] = { value: { type: 'number_input', value: '5' } };
     const posts = h.slack.callsTo('chat.postMessage').length;
     await submit(opened.id, editor, values);
-    await viewUpdate(h, opened.id, /Saved the settings/);
+    await modalUpdate(h, opened.id, { matching: /Saved the settings/ });
     assert.equal(h.slack.callsTo('chat.postMessage').length, posts);
     assert.equal(h.ci.state.getSettings(891).maximum_number_of_builds, 5);
   });
 
   it('the Settings button of /ci repo opens the same editor, as the person who clicks', async () => {
     const { responseUrl } = await h.command('repo rails/rails');
-    const settings = buttonOf(await h.answer(responseUrl), 'settings.open');
+    const settings = elementOf(await h.answer(responseUrl), 'settings.open');
     const since = h.slack.calls.length;
     const click = await h.click({ actionId: String(settings.action_id), value: String(settings.value) });
     assert.ok(click.ack.ms < 1000);
-    const opened = await openedView(h, since);
-    await viewUpdate(h, opened.id, /view\.settings/);
+    const opened = await openedModal(h, { since });
+    await modalUpdate(h, opened.id, { matching: /view\.settings/ });
   });
 
   it('the Settings button asks an unlinked clicker to link, and opens nothing', async () => {
     const { responseUrl } = await h.command('repo rails/rails');
-    const settings = buttonOf(await h.answer(responseUrl), 'settings.open');
+    const settings = elementOf(await h.answer(responseUrl), 'settings.open');
     const opens = h.slack.callsTo('views.open').length;
     const click = await h.click({
       userId: 'U0NOBODY',
       actionId: String(settings.action_id),
       value: String(settings.value),
     });
-    buttonOf(await h.answer(click.responseUrl), 'account.link');
+    elementOf(await h.answer(click.responseUrl), 'account.link');
     assert.equal(h.slack.callsTo('views.open').length, opens);
   });
 
   it('the Settings button acts as the clicker: someone without access sees why in the modal', async () => {
     const { responseUrl } = await h.command('repo rails/rails');
-    const settings = buttonOf(await h.answer(responseUrl), 'settings.open');
+    const settings = elementOf(await h.answer(responseUrl), 'settings.open');
     const since = h.slack.calls.length;
     await h.click({
       userId: 'U0VISITOR',
       actionId: String(settings.action_id),
       value: String(settings.value),
     });
-    const opened = await openedView(h, since);
-    await viewUpdate(h, opened.id, /\(visitor\) is not allowed to edit the settings of rails\/rails/);
+    const opened = await openedModal(h, { since });
+    await modalUpdate(h, opened.id, {
+      matching: /\(visitor\) is not allowed to edit the settings of rails\/rails/,
+    });
   });
 
   it('answers tampered button values without acting', async () => {
     for (const actionId of ['settings.open', 'caches.delete', 'env.delete']) {
-      const before = ciRequestCount(h);
+      const before = h.ci.requests.length;
       const click = await h.click({ actionId, value: '{"d":"nowhere"}' });
       assert.match(String((await h.answer(click.responseUrl)).text), /out of date/, actionId);
-      assert.equal(ciRequestCount(h), before);
+      assert.equal(h.ci.requests.length, before);
     }
   });
 
   it('shows in the modal that someone without access cannot edit the settings', async () => {
     const opened = await openEditor('settings rails/rails', 'U0VISITOR');
-    const view = await viewUpdate(h, opened.id, /not allowed/);
+    const view = await modalUpdate(h, opened.id, { matching: /not allowed/ });
     assert.match(JSON.stringify(view), /\(visitor\) is not allowed to edit the settings of rails\/rails/);
   });
 
   it('a forged form from someone without admin rights changes nothing', async () => {
     const opened = await openEditor('settings rails/rails');
-    const editor = await viewUpdate(h, opened.id, /view\.settings/);
+    const editor = await modalUpdate(h, opened.id, { matching: /view\.settings/ });
     const values = untouched(editor);
     values['settings.value.maximum_number_of_builds'] = { value: { type: 'number_input', value: '9' } };
     await submit(opened.id, editor, values, 'U0VISITOR');
-    await viewUpdate(h, opened.id, /\(visitor\) is not allowed to change the settings of rails\/rails/);
+    await modalUpdate(h, opened.id, {
+      matching: /\(visitor\) is not allowed to change the settings of rails\/rails/,
+    });
     assert.notEqual(h.ci.state.getSettings(891).maximum_number_of_builds, 9);
   });
 
   it('shows in the modal when the repository is not there', async () => {
     const opened = await openEditor('settings nobody/nothing');
-    await viewUpdate(h, opened.id, /could not find nobody\/nothing/);
+    await modalUpdate(h, opened.id, { matching: /could not find nobody\/nothing/ });
   });
 
   it('asks an unlinked user to link, without a modal or a CI call', async () => {
-    const before = ciRequestCount(h);
+    const before = h.ci.requests.length;
     const opens = h.slack.callsTo('views.open').length;
     const { responseUrl } = await h.command('settings rails/rails', { userId: 'U0NOBODY' });
-    buttonOf(await h.answer(responseUrl), 'account.link');
+    elementOf(await h.answer(responseUrl), 'account.link');
     assert.equal(h.slack.callsTo('views.open').length, opens);
-    assert.equal(ciRequestCount(h), before);
+    assert.equal(h.ci.requests.length, before);
   });
 
   it('answers a missing repository with the usage line', async () => {
@@ -231,23 +223,21 @@ describe('/ci settings', () => {
       { status: 200, times: 1, body: JSON.stringify({ settings }) },
     );
     const opened = await openEditor('settings rails/rails');
-    const editor = await viewUpdate(h, opened.id, /view\.settings/);
+    const editor = await modalUpdate(h, opened.id, { matching: /view\.settings/ });
     assert.ok((editor.blocks as unknown[]).length <= 100);
     assert.ok(String(editor.private_metadata).length <= 3000);
     const shown = shownText({ blocks: editor.blocks });
     assert.match(shown, /Not editable here/);
     assert.match(shown, /&lt;!channel&gt;/);
     assert.doesNotMatch(shown, /<!channel>|<!here>/);
-    assertNothingRejected(h);
+    assertSlackAccepted(h);
   });
 });
 
 describe('/ci caches', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
     const evil = h.ci.state.addRepo({ slug: 'evil/caches', id: 7901 });
     h.ci.state.grant('rkh', evil, 'admin');
     h.ci.state.addCache(evil, { branch: '<!channel>', slug: 'cache-<!here>', size: 1536 });
@@ -271,9 +261,9 @@ describe('/ci caches', () => {
     assert.match(text, /4-0-stable/);
     assert.match(text, /18 MB/);
     assert.match(text, /54 MB in all/);
-    const remove = buttonOf(answer, 'caches.delete');
+    const remove = elementOf(answer, 'caches.delete');
     assert.match(remove.confirm?.text?.text ?? '', /3 caches \(54 MB\) of rails\/rails on every branch/);
-    assertNothingRejected(h);
+    assertSlackAccepted(h);
   });
 
   it('passes --branch and --match to the service', async () => {
@@ -292,7 +282,7 @@ describe('/ci caches', () => {
     assert.doesNotMatch(text, /<!channel>|<!here>/);
     assert.match(text, /cache-&lt;!here&gt;/);
     assert.match(text, /showing \d+ of 121 caches/);
-    assertNothingRejected(h);
+    assertSlackAccepted(h);
   });
 
   it('delete asks first: the dialog repeats the filter, the count and the size', async () => {
@@ -300,7 +290,7 @@ describe('/ci caches', () => {
     const { responseUrl } = await h.command('caches rails/rails delete --branch master');
     const answer = await h.answer(responseUrl);
     assert.equal(answer.response_type, 'ephemeral');
-    const remove = buttonOf(answer, 'caches.delete');
+    const remove = elementOf(answer, 'caches.delete');
     assert.equal(
       remove.confirm?.text?.text,
       'This deletes 2 caches (37 MB) of rails/rails on branch `master`.',
@@ -310,7 +300,7 @@ describe('/ci caches', () => {
 
   it('a click by someone without rights deletes nothing and says why', async () => {
     const { responseUrl } = await h.command('caches rails/rails delete --branch master');
-    const remove = buttonOf(await h.answer(responseUrl), 'caches.delete');
+    const remove = elementOf(await h.answer(responseUrl), 'caches.delete');
     const click = await h.click({
       userId: 'U0VISITOR',
       actionId: String(remove.action_id),
@@ -325,20 +315,20 @@ describe('/ci caches', () => {
 
   it('a click by someone unlinked asks them to link and calls nothing', async () => {
     const { responseUrl } = await h.command('caches rails/rails delete');
-    const remove = buttonOf(await h.answer(responseUrl), 'caches.delete');
-    const before = ciRequestCount(h);
+    const remove = elementOf(await h.answer(responseUrl), 'caches.delete');
+    const before = h.ci.requests.length;
     const click = await h.click({
       userId: 'U0NOBODY',
       actionId: String(remove.action_id),
       value: String(remove.value),
     });
-    buttonOf(await h.answer(click.responseUrl), 'account.link');
-    assert.equal(ciRequestCount(h), before);
+    elementOf(await h.answer(click.responseUrl), 'account.link');
+    assert.equal(h.ci.requests.length, before);
   });
 
   it('the click deletes with the same filter and announces it', async () => {
     const { responseUrl } = await h.command('caches rails/rails delete --branch master');
-    const remove = buttonOf(await h.answer(responseUrl), 'caches.delete');
+    const remove = elementOf(await h.answer(responseUrl), 'caches.delete');
     const click = await h.click({ actionId: String(remove.action_id), value: String(remove.value) });
     const answer = await h.answer(click.responseUrl);
     assert.equal(answer.response_type, 'in_channel');
@@ -358,7 +348,7 @@ describe('/ci caches', () => {
 
   it('with --quiet the click answers privately', async () => {
     const { responseUrl } = await h.command('caches rails/rails delete --quiet');
-    const remove = buttonOf(await h.answer(responseUrl), 'caches.delete');
+    const remove = elementOf(await h.answer(responseUrl), 'caches.delete');
     const click = await h.click({ actionId: String(remove.action_id), value: String(remove.value) });
     const answer = await h.answer(click.responseUrl);
     assert.equal(answer.response_type, 'ephemeral');
@@ -382,10 +372,10 @@ describe('/ci caches', () => {
   });
 
   it('asks an unlinked user to link', async () => {
-    const before = ciRequestCount(h);
+    const before = h.ci.requests.length;
     const { responseUrl } = await h.command('caches rails/rails', { userId: 'U0NOBODY' });
-    buttonOf(await h.answer(responseUrl), 'account.link');
-    assert.equal(ciRequestCount(h), before);
+    elementOf(await h.answer(responseUrl), 'account.link');
+    assert.equal(h.ci.requests.length, before);
   });
 
   it('says when the repository is not there', async () => {

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
-import { assertNothingRejected, buttonOf, ciRequestCount } from './support.js';
+import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
 describe('/ci use', () => {
   let h: Harness;
   const channelId = 'C0USE';
   before(async () => {
-    h = await startHarness();
-    await h.link();
-    await h.link({ userId: 'U0VISITOR', login: 'visitor' });
+    h = await startLinkedHarness();
   });
   after(() => h.close());
 
@@ -62,10 +60,10 @@ describe('/ci use', () => {
   });
 
   it('asks an unlinked user to link, without a CI call', async () => {
-    const before = ciRequestCount(h);
+    const before = h.ci.requests.length;
     const { responseUrl } = await h.command('use rails/rails', { channelId: 'C0OTHER', userId: 'U0NOBODY' });
-    buttonOf(await h.answer(responseUrl), 'account.link');
-    assert.equal(ciRequestCount(h), before);
+    elementOf(await h.answer(responseUrl), 'account.link');
+    assert.equal(h.ci.requests.length, before);
     assert.equal(await h.services.channelDefaults.get(FAKE_IDENTITY.teamId, 'C0OTHER'), undefined);
   });
 
@@ -95,6 +93,6 @@ describe('/ci use', () => {
     assert.match(String((await h.answer(again.responseUrl)).text), /had no repository/);
     const show = await h.command('use', { channelId });
     assert.match(String((await h.answer(show.responseUrl)).text), /has no repository yet/);
-    assertNothingRejected(h);
+    assertSlackAccepted(h);
   });
 });

@@ -3,23 +3,22 @@ import { describe, it } from 'node:test';
 import { ACTIONS, decodeValue } from '../../../src/slack/ids.js';
 import { buildCardBlocks, buildDetailMessage, orderJobs } from '../../../src/slack/views/build-card.js';
 import { jobCardBlocks } from '../../../src/slack/views/job-card.js';
-import {
-  actionIds,
-  assertFitsMessage,
-  manyJobs,
-  mrkdwnTexts,
-  NOW,
-  nth,
-  railsBuild,
-  SITE,
-} from './build-data.js';
+import { actionIds, assertFitsMessage, mrkdwnTexts } from '../../helpers/slack-messages.js';
+import { manyJobs, nth, RAILS_BUILD_NOW, railsBuild, SITE } from '../../helpers/view-data.js';
 
 const text = (value: unknown) => JSON.stringify(value);
 
 describe('the build card', () => {
   it('shows the build, its origin and commit, and the matrix with each job’s config', () => {
     const { build, commit, jobs } = railsBuild();
-    const message = buildDetailMessage({ site: SITE, slug: 'rails/rails', build, commit, jobs, now: NOW });
+    const message = buildDetailMessage({
+      site: SITE,
+      slug: 'rails/rails',
+      build,
+      commit,
+      jobs,
+      now: RAILS_BUILD_NOW,
+    });
     assertFitsMessage(message.blocks);
     const shown = text(message.blocks);
     assert.equal(message.text, 'rails/rails #6180 failed: Associaton -> Association');
@@ -39,7 +38,14 @@ describe('the build card', () => {
   it('offers restart and cancel of the build (cancel behind a confirm), and per job a log button and menus', () => {
     const { build, commit, jobs } = railsBuild();
     jobs[2] = { ...nth(jobs, 2), state: 'started', finished_at: null };
-    const blocks = buildCardBlocks({ site: SITE, slug: 'rails/rails', build, commit, jobs, now: NOW });
+    const blocks = buildCardBlocks({
+      site: SITE,
+      slug: 'rails/rails',
+      build,
+      commit,
+      jobs,
+      now: RAILS_BUILD_NOW,
+    });
     const ids = actionIds(blocks);
     assert.ok(ids.includes('build.restart:4125095'));
     assert.ok(ids.includes('build.cancel:4125095'));
@@ -74,7 +80,7 @@ describe('the build card', () => {
       ['6180.7', '6180.1', '6180.2'],
     );
     const shown = text(
-      buildCardBlocks({ site: SITE, slug: 'rails/rails', build, commit, jobs: mixed, now: NOW }),
+      buildCardBlocks({ site: SITE, slug: 'rails/rails', build, commit, jobs: mixed, now: RAILS_BUILD_NOW }),
     );
     assert.match(shown, /#6180\.1> failed · rvm 1\.9\.3 · GEM=railties · 14m 16s · _allowed to fail_/);
   });
@@ -82,7 +88,14 @@ describe('the build card', () => {
   it('fits a 300-job build: failed jobs first, a "showing N of M" note and a link to the whole build', () => {
     const { build, commit } = railsBuild();
     const jobs = manyJobs(build, 300, (n) => (n % 50 === 0 ? 'failed' : n % 7 === 0 ? 'started' : 'passed'));
-    const blocks = buildCardBlocks({ site: SITE, slug: 'rails/rails', build, commit, jobs, now: NOW });
+    const blocks = buildCardBlocks({
+      site: SITE,
+      slug: 'rails/rails',
+      build,
+      commit,
+      jobs,
+      now: RAILS_BUILD_NOW,
+    });
     assertFitsMessage(blocks);
     const shown = text(blocks);
     const listed = [...shown.matchAll(/\|#6180\.(\d+)>/g)].map((m) => Number(m[1]));
@@ -103,7 +116,7 @@ describe('the build card', () => {
   it('keeps a preview short and can leave out every button', () => {
     const { build, commit, jobs } = railsBuild();
     const blocks = buildCardBlocks(
-      { site: SITE, slug: 'rails/rails', build, commit, jobs, now: NOW },
+      { site: SITE, slug: 'rails/rails', build, commit, jobs, now: RAILS_BUILD_NOW },
       { maxJobs: 5, maxText: 4_000, interactive: false },
     );
     assertFitsMessage(blocks);
@@ -127,7 +140,7 @@ describe('the build card', () => {
       build,
       commit: evil,
       jobs: evilJobs,
-      now: NOW,
+      now: RAILS_BUILD_NOW,
     });
     const shown = text(blocks);
     assert.doesNotMatch(mrkdwnTexts(blocks), /<!channel>|<@U1>|<@U0ALL>|<!everyone>|<!here>|```/);
@@ -147,7 +160,7 @@ describe('the build card', () => {
       pull_request_title: 'Fix <!here>',
     };
     const shown = text(
-      buildCardBlocks({ site: SITE, slug: 'rails/rails', build: pr, commit, jobs, now: NOW }),
+      buildCardBlocks({ site: SITE, slug: 'rails/rails', build: pr, commit, jobs, now: RAILS_BUILD_NOW }),
     );
     assert.match(
       shown,
@@ -160,7 +173,7 @@ describe('the job card', () => {
   it('shows one job with Log, Restart, Cancel (confirm) and its build', () => {
     const { commit, jobs } = railsBuild();
     const job = nth(jobs, 0);
-    const blocks = jobCardBlocks({ site: SITE, slug: 'rails/rails', job, commit, now: NOW });
+    const blocks = jobCardBlocks({ site: SITE, slug: 'rails/rails', job, commit, now: RAILS_BUILD_NOW });
     assertFitsMessage(blocks);
     assert.deepEqual(actionIds(blocks), [
       'job.log:4125096',

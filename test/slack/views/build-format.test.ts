@@ -6,7 +6,7 @@ import {
   pullRequestUrl,
   timingText,
 } from '../../../src/slack/views/build-format.js';
-import { NOW } from './build-data.js';
+import { RAILS_BUILD_NOW } from '../../helpers/view-data.js';
 
 describe('build formatting', () => {
   it('takes the first non-empty line of a commit message as its subject, on one line and cut', () => {
@@ -44,21 +44,24 @@ describe('build formatting', () => {
 
   it('says how long something ran, runs or waits', () => {
     assert.equal(
-      timingText({ state: 'passed', duration: 95, finished_at: '2013-01-13T17:50:17Z' }, NOW),
+      timingText({ state: 'passed', duration: 95, finished_at: '2013-01-13T17:50:17Z' }, RAILS_BUILD_NOW),
       '1m 35s · finished 5 min ago',
     );
     assert.equal(
       timingText(
         { state: 'failed', started_at: '2013-01-13T17:00:00Z', finished_at: '2013-01-13T17:01:00Z' },
-        NOW,
+        RAILS_BUILD_NOW,
         {
           ago: false,
         },
       ),
       '1m',
     );
-    assert.equal(timingText({ state: 'started', started_at: '2013-01-13T17:54:17Z' }, NOW), 'running for 1m');
-    assert.equal(timingText({ state: 'queued' }, NOW), 'waiting to start');
-    assert.equal(timingText({ state: 'canceled' }, NOW), '');
+    assert.equal(
+      timingText({ state: 'started', started_at: '2013-01-13T17:54:17Z' }, RAILS_BUILD_NOW),
+      'running for 1m',
+    );
+    assert.equal(timingText({ state: 'queued' }, RAILS_BUILD_NOW), 'waiting to start');
+    assert.equal(timingText({ state: 'canceled' }, RAILS_BUILD_NOW), '');
   });
 });

@@ -13,7 +13,8 @@ import {
 } from '../../../src/slack/views/builds.js';
 import { jobListMessage } from '../../../src/slack/views/jobs.js';
 import { LOG_CODE_CHARS, logMessage } from '../../../src/slack/views/log.js';
-import { actionIds, assertFitsMessage, mrkdwnTexts, NOW, nth, railsBuild, SITE } from './build-data.js';
+import { actionIds, assertFitsMessage, mrkdwnTexts } from '../../helpers/slack-messages.js';
+import { nth, RAILS_BUILD_NOW, railsBuild, SITE } from '../../helpers/view-data.js';
 
 const REPO = repositorySchema.parse({ id: 891, slug: 'rails/rails' });
 
@@ -57,7 +58,7 @@ describe('the build list', () => {
         entry(9, { event_type: 'api', state: 'started', started_at: '2013-01-13T17:50:17Z' }),
       ]),
       SITE,
-      NOW,
+      RAILS_BUILD_NOW,
     );
     assertFitsMessage(message.blocks);
     const rows = mrkdwnTexts(message.blocks);
@@ -83,7 +84,7 @@ describe('the build list', () => {
     const message = buildListMessage(
       page([entry(40)], { filters: { branch: 'main', event: 'push' }, nextAfterNumber: '40' }),
       SITE,
-      NOW,
+      RAILS_BUILD_NOW,
     );
     const older = (message.blocks ?? [])
       .flatMap((b) => (b.type === 'actions' ? b.elements : []))
@@ -100,11 +101,11 @@ describe('the build list', () => {
   });
 
   it('says when nothing matches, and when a branch scan stopped early', () => {
-    assert.match(mrkdwnTexts(buildListMessage(page([]), SITE, NOW).blocks), /No builds yet\./);
+    assert.match(mrkdwnTexts(buildListMessage(page([]), SITE, RAILS_BUILD_NOW).blocks), /No builds yet\./);
     const limited = buildListMessage(
       page([], { filters: { branch: 'rare' }, scanLimited: true, nextAfterNumber: '21' }),
       SITE,
-      NOW,
+      RAILS_BUILD_NOW,
     );
     assert.match(mrkdwnTexts(limited.blocks), /No builds on `rare` among the 100 builds looked at/);
     assert.ok(actionIds(limited.blocks).includes(ACTIONS.olderBuilds.id));
@@ -114,7 +115,7 @@ describe('the build list', () => {
     const long = Array.from({ length: 20 }, (_, i) =>
       entry(100 - i, {}, { message: `${'Very long subject '.repeat(30)}`, branch: 'b'.repeat(200) }),
     );
-    const message = buildListMessage(page(long), SITE, NOW);
+    const message = buildListMessage(page(long), SITE, RAILS_BUILD_NOW);
     assertFitsMessage(message.blocks);
   });
 
@@ -128,7 +129,7 @@ describe('the build list', () => {
         ),
       ]),
       SITE,
-      NOW,
+      RAILS_BUILD_NOW,
     );
     const texts = mrkdwnTexts(message.blocks);
     assert.doesNotMatch(texts, /<!channel>|<@U1>|```/);
@@ -152,7 +153,7 @@ describe('status', () => {
         },
       },
       SITE,
-      NOW,
+      RAILS_BUILD_NOW,
     );
     assertFitsMessage(message.blocks);
     assert.match(
@@ -161,7 +162,7 @@ describe('status', () => {
     );
     assert.deepEqual(actionIds(message.blocks), [ACTIONS.showBuild.id]);
     assert.match(
-      mrkdwnTexts(statusMessage({ repo: REPO, lastBuild: undefined }, SITE, NOW).blocks),
+      mrkdwnTexts(statusMessage({ repo: REPO, lastBuild: undefined }, SITE, RAILS_BUILD_NOW).blocks),
       /no builds yet/,
     );
   });
@@ -208,7 +209,7 @@ describe('the job list', () => {
   }
 
   it('lists jobs with repository, state, queue and branch, linked', () => {
-    const message = jobListMessage(jobList(3), SITE, NOW);
+    const message = jobListMessage(jobList(3), SITE, RAILS_BUILD_NOW);
     assertFitsMessage(message.blocks);
     const texts = mrkdwnTexts(message.blocks);
     assert.match(texts, /\*Jobs in state `started`\* on travis-ci\.com/);
@@ -220,7 +221,7 @@ describe('the job list', () => {
   });
 
   it('cuts 250 jobs to fit and says the service lists at most 250', () => {
-    const message = jobListMessage(jobList(250, true), SITE, NOW);
+    const message = jobListMessage(jobList(250, true), SITE, RAILS_BUILD_NOW);
     assertFitsMessage(message.blocks);
     const texts = mrkdwnTexts(message.blocks);
     const shown = [...texts.matchAll(/\|rails\/rails #/g)].length;

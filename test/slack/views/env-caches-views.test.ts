@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { shownVar } from '../../../src/ops/env-vars.js';
-import { cachesDeletePrompt, cachesMessage, formatBytes } from '../../../src/slack/views/caches.js';
+import { formatBytes } from '../../../src/slack/text/format.js';
+import { cachesDeletePrompt, cachesMessage } from '../../../src/slack/views/caches.js';
 import { envListMessage, envSetModal, envUnsetPrompt } from '../../../src/slack/views/env.js';
-import { cache, messageProblems, PLACE, repository, viewProblems } from './fixtures.js';
+import { assertFitsMessage, assertFitsModal } from '../../helpers/slack-messages.js';
+import { cache, NOW, repository, SITE } from '../../helpers/view-data.js';
 
 interface Confirmable {
   action_id?: string;
@@ -26,7 +28,7 @@ describe('environment variable views', () => {
   ];
 
   it('lists names, public values, and masks private ones; every Unset button confirms', () => {
-    const message = envListMessage(repository(), vars, PLACE);
+    const message = envListMessage(repository(), vars, SITE);
     const text = JSON.stringify(message);
     assert.doesNotMatch(text, /never-shown/);
     assert.match(text, /`SECRET` = _•••• \(private\)_/);
@@ -34,7 +36,7 @@ describe('environment variable views', () => {
     const unset = buttons(message.blocks);
     assert.equal(unset.length, 2);
     for (const button of unset) assert.match(button.confirm?.text.text ?? '', /will be deleted/);
-    assert.deepEqual(messageProblems(message.blocks), []);
+    assertFitsMessage(message.blocks);
   });
 
   it('fits 300 long variables into one message with a note', () => {
@@ -46,21 +48,23 @@ describe('environment variable views', () => {
         public: true,
       }),
     );
-    const message = envListMessage(repository(), many, PLACE);
+    const message = envListMessage(repository(), many, SITE);
     assert.match(JSON.stringify(message), /showing \d+ of 300 variables/);
-    assert.deepEqual(messageProblems(message.blocks), []);
+    assertFitsMessage(message.blocks);
   });
 
   it('leaves out the button of a variable whose id or name a button cannot carry', () => {
     const odd = [shownVar({ id: 'not a uuid!', name: 'ODD', public: false })];
-    assert.equal(buttons(envListMessage(repository(), odd, PLACE).blocks).length, 0);
+    assert.equal(buttons(envListMessage(repository(), odd, SITE).blocks).length, 0);
   });
 
   it('the unset prompt has a Delete button with a confirmation dialog', () => {
-    const prompt = envUnsetPrompt(repository(), vars[0] ?? shownVar({ id: 'x', name: 'X', public: false }), {
-      ...PLACE,
-      quiet: true,
-    });
+    const prompt = envUnsetPrompt(
+      repository(),
+      vars[0] ?? shownVar({ id: 'x', name: 'X', public: false }),
+      SITE,
+      { quiet: true },
+    );
     const [remove] = buttons(prompt.blocks);
     assert.match(remove?.confirm?.text.text ?? '', /`SECRET` will be deleted from rails\/rails/);
     assert.match(JSON.stringify(prompt), /\\"q\\":true/);
@@ -68,16 +72,15 @@ describe('environment variable views', () => {
 
   it('the set modal holds no value, fixes the name and says private or public', () => {
     const input = {
-      deployment: 'com' as const,
+      site: SITE,
       repo: 'rails/rails',
       name: 'TOKEN',
       public: false,
       quiet: false,
       channelId: 'C1',
-      label: 'travis-ci.com',
     };
     const modal = envSetModal(input);
-    assert.deepEqual(viewProblems(modal), []);
+    assertFitsModal(modal);
     assert.match(JSON.stringify(modal.blocks), /Private/);
     assert.doesNotMatch(JSON.stringify(modal.blocks), /initial_value/);
     assert.deepEqual(JSON.parse(modal.private_metadata ?? ''), {
@@ -103,11 +106,10 @@ describe('cache views', () => {
   it('the delete dialog repeats the filter, the count and the size', () => {
     const caches = [cache(0), cache(1)];
     const prompt = cachesDeletePrompt(
-      repository(),
-      caches,
-      3 * 1024 * 1024,
+      { repo: repository(), caches, bytes: 3 * 1024 * 1024 },
       { branch: 'main', match: 'rvm' },
-      PLACE,
+      SITE,
+      { quiet: false },
     );
     const [remove] = buttons(prompt.blocks);
     assert.equal(
@@ -120,10 +122,10 @@ describe('cache views', () => {
     const caches = Array.from({ length: 500 }, (_, i) =>
       cache(i, { slug: `<!here>${'s'.repeat(200)}`, branch: '<!channel>' }),
     );
-    const message = cachesMessage(repository(), caches, 123, {}, PLACE);
+    const message = cachesMessage({ repo: repository(), caches, bytes: 123 }, {}, SITE, NOW);
     const text = JSON.stringify(message);
     assert.match(text, /showing \d+ of 500 caches/);
     assert.doesNotMatch(text.replace(/"value":"[^"]*"/g, ''), /<!here>|<!channel>/);
-    assert.deepEqual(messageProblems(message.blocks), []);
+    assertFitsMessage(message.blocks);
   });
 });

@@ -4,7 +4,6 @@ import { describe, it } from 'node:test';
 import type { Account, Repository } from '../../../src/ci/schemas.js';
 import { MAX_ASSIGNMENTS, secureYaml, ValueTooLongError } from '../../../src/ops/encrypt.js';
 import type { EncryptOutcome } from '../../../src/ops/keys.js';
-import type { SlackMessage } from '../../../src/slack/reply.js';
 import { accountsMessage, permissionsMessage, reposMessage } from '../../../src/slack/views/accounts.js';
 import {
   encryptResultModal,
@@ -13,21 +12,11 @@ import {
   sshKeyMessage,
 } from '../../../src/slack/views/keys.js';
 import { lintResultMessage, lintResultModal } from '../../../src/slack/views/lint.js';
-import type { ModalView } from '../../../src/slack/views/modal.js';
-import { BLOCK_LIMITS, blocksTextLength, checkBlocks, checkView } from '../../fakes/slack/block-kit.js';
+import { assertFitsMessage, assertFitsModal } from '../../helpers/slack-messages.js';
+import { SITE } from '../../helpers/view-data.js';
 
 /** The view builders on their own: Slack's limits, escaping and confirm dialogs, without a server. */
 
-function assertFitsMessage(message: SlackMessage): void {
-  assert.deepEqual(checkBlocks(message.blocks, 'message', '/blocks'), []);
-  assert.ok(blocksTextLength(message.blocks) <= BLOCK_LIMITS.messageBlocksText);
-}
-
-function assertFitsModal(view: ModalView): void {
-  assert.deepEqual(checkView(view, 'modal'), []);
-}
-
-const WEB = 'https://app.travis-ci.com';
 const INJECTION = '<!channel> <@U123> *bold* `code`';
 
 describe('encryptResultModal', () => {
@@ -59,13 +48,12 @@ describe('encryptResultModal', () => {
 describe('confirm dialogs', () => {
   it('key regeneration warns that every value encrypted with the old key stops working', () => {
     const message = regenerateKeyOffer({
-      deployment: 'com',
+      site: SITE,
       slug: 'octo/app',
-      webUrl: WEB,
       fingerprint: undefined,
       quiet: false,
     });
-    assertFitsMessage(message);
+    assertFitsMessage(message.blocks);
     const text = JSON.stringify(message.blocks);
     assert.match(text, /"confirm":\{"title":\{"type":"plain_text","text":"Regenerate the key\?"\}/);
     assert.match(text, /Every value encrypted with the old key stops working/);
@@ -75,9 +63,10 @@ describe('confirm dialogs', () => {
     const message = sshKeyDeleteOffer(
       { id: 1, slug: 'octo/app' },
       { description: INJECTION, fingerprint: 'aa:bb' },
-      { deployment: 'com', webUrl: WEB, quiet: true },
+      SITE,
+      { quiet: true },
     );
-    assertFitsMessage(message);
+    assertFitsMessage(message.blocks);
     const text = JSON.stringify(message.blocks);
     assert.match(text, /"title":\{"type":"plain_text","text":"Delete the SSH key\?"\}/);
     assert.match(text, /&lt;!channel&gt; &lt;@U123&gt;/);
@@ -85,7 +74,7 @@ describe('confirm dialogs', () => {
   });
 
   it('a repository without a custom key gets no Delete button', () => {
-    const message = sshKeyMessage({ id: 1, slug: 'octo/app' }, undefined, WEB);
+    const message = sshKeyMessage({ id: 1, slug: 'octo/app' }, undefined, SITE);
     assert.doesNotMatch(JSON.stringify(message.blocks), /sshkey\.delete/);
   });
 });
@@ -97,7 +86,7 @@ describe('lint results', () => {
       message: `${INJECTION} ${'very long explanation '.repeat(100)}`,
     }));
     const message = lintResultMessage(warnings);
-    assertFitsMessage(message);
+    assertFitsMessage(message.blocks);
     assertFitsModal(lintResultModal(warnings));
     const text = JSON.stringify(message.blocks);
     assert.match(text, /500 warnings/);
@@ -122,10 +111,10 @@ describe('account views', () => {
       repos: Array.from({ length: 300 }, (_, i) => repo(i + 1)),
       search: {},
       login: 'me',
-      webUrl: WEB,
+      site: SITE,
       now: new Date('2024-02-01T00:00:00Z'),
     });
-    assertFitsMessage(message);
+    assertFitsMessage(message.blocks);
     const text = JSON.stringify(message.blocks);
     assert.match(text, /showing \d+ of 300 repositories/);
     assert.doesNotMatch(text, /<!channel>/);
@@ -138,8 +127,8 @@ describe('account views', () => {
       type: 'organization',
       repos_count: i,
     }));
-    const message = accountsMessage({ accounts, all: true, label: 'travis-ci.com', webUrl: WEB });
-    assertFitsMessage(message);
+    const message = accountsMessage({ accounts, all: true, site: SITE });
+    assertFitsMessage(message.blocks);
     assert.match(JSON.stringify(message.blocks), /showing \d+ of 300 accounts/);
     assert.doesNotMatch(JSON.stringify(message.blocks), /<!channel>/);
   });
@@ -147,12 +136,8 @@ describe('account views', () => {
   it('permissions on 300 repositories per level fit one message', () => {
     const ids = Array.from({ length: 300 }, (_, i) => i + 1);
     const slugs = new Map(ids.slice(0, 100).map((id) => [id, `owner/a-rather-long-repository-name-${id}`]));
-    const message = permissionsMessage(
-      { ids: { admin: ids, push: ids, pull: ids }, slugs },
-      'travis-ci.com',
-      WEB,
-    );
-    assertFitsMessage(message);
+    const message = permissionsMessage({ ids: { admin: ids, push: ids, pull: ids }, slugs }, SITE);
+    assertFitsMessage(message.blocks);
     assert.match(JSON.stringify(message.blocks), /\*Administer\* \(300\)/);
   });
 });

@@ -7,13 +7,15 @@ import {
   repoMessage,
   requestsMessage,
 } from '../../../src/slack/views/repos.js';
-import { build, commit, messageProblems, PLACE, repository, request } from './fixtures.js';
+import { assertFitsMessage } from '../../helpers/slack-messages.js';
+import { build, commit, NOW, repository, request, SITE } from '../../helpers/view-data.js';
 
 describe('repository views', () => {
   it('repo: description escaped and cut, last build linked, within limits', () => {
     const message = repoMessage(
       repository({ description: `<!channel> ${'long '.repeat(2_000)}`, active: false }),
-      PLACE,
+      SITE,
+      NOW,
     );
     const text = JSON.stringify(message);
     assert.doesNotMatch(text, /<!channel>/);
@@ -21,11 +23,11 @@ describe('repository views', () => {
     assert.match(text, /<https:\/\/app\.travis-ci\.com\/github\/rails\/rails\/builds\/4125095\|#6180>/);
     assert.match(text, /Builds\*\\noff/);
     assert.match(text, /Finished\*\\n1 hour ago/);
-    assert.deepEqual(messageProblems(message.blocks), []);
+    assertFitsMessage(message.blocks);
   });
 
   it('repo: a repository never built has no last-build button', () => {
-    const message = repoMessage(repository({ last_build_id: null, last_build_number: undefined }), PLACE);
+    const message = repoMessage(repository({ last_build_id: null, last_build_number: undefined }), SITE, NOW);
     assert.match(JSON.stringify(message), /none yet/);
     assert.doesNotMatch(JSON.stringify(message), /build\.show/);
   });
@@ -36,15 +38,15 @@ describe('repository views', () => {
       build: build(i, { state: i % 3 ? 'passed' : 'failed' }),
       commit: commit(i, { message: `<@U123> ${'subject '.repeat(30)}` }),
     }));
-    const message = branchesMessage(repository(), branches, PLACE);
+    const message = branchesMessage(repository(), branches, SITE, NOW);
     const text = JSON.stringify(message);
     assert.match(text, /showing \d+ of 100 branches/);
     assert.doesNotMatch(text, /<!here>|<@U123>/);
-    assert.deepEqual(messageProblems(message.blocks), []);
+    assertFitsMessage(message.blocks);
   });
 
   it('branches: says so when there are none', () => {
-    assert.match(JSON.stringify(branchesMessage(repository(), [], PLACE)), /has been built yet/);
+    assert.match(JSON.stringify(branchesMessage(repository(), [], SITE, NOW)), /has been built yet/);
   });
 
   it('requests: rejected ones show their reason; pull requests are named; 100 long ones fit', () => {
@@ -57,19 +59,19 @@ describe('repository views', () => {
       }),
       commit: commit(i),
     }));
-    const message = requestsMessage(repository(), requests, PLACE);
+    const message = requestsMessage(repository(), requests, SITE, NOW);
     const text = JSON.stringify(message);
     assert.match(text, /rejected/);
     assert.match(text, /pending/);
     assert.match(text, /pull request #5/);
     assert.match(text, /↳ _&lt;!everyone&gt; reason/);
     assert.match(text, /showing \d+ of 100 requests/);
-    assert.deepEqual(messageProblems(message.blocks), []);
+    assertFitsMessage(message.blocks);
   });
 
   it('announcements mention the user and link the repository', () => {
     assert.equal(
-      activationAnnouncement('<@U1>', repository(), true, PLACE).text,
+      activationAnnouncement('U1', repository(), true, SITE).text,
       '<@U1> enabled <https://app.travis-ci.com/github/rails/rails|rails/rails>',
     );
   });
@@ -78,7 +80,7 @@ describe('repository views', () => {
     const text = channelRepoShown(
       { repo: 'rails/rails', deployment: 'com', setBy: 'U42', setAt: '2024-06-01T11:00:00Z' },
       'travis-ci.com',
-      PLACE.now,
+      NOW,
     ).text;
     assert.match(text, /\*rails\/rails\* on travis-ci\.com, set by <@U42> 1 hour ago/);
   });

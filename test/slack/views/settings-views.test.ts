@@ -9,25 +9,20 @@ import {
   settingsAnnouncement,
   settingsEditorModal,
 } from '../../../src/slack/views/settings.js';
-import { viewProblems } from './fixtures.js';
+import { DEFAULT_SETTINGS } from '../../fakes/ci/records.js';
+import { assertFitsModal } from '../../helpers/slack-messages.js';
+import { SITE } from '../../helpers/view-data.js';
 
 type Values = Parameters<typeof readSettingsForm>[0];
 
-const DEFAULTS = {
-  builds_only_with_travis_yml: false,
-  build_pushes: true,
-  build_pull_requests: true,
-  maximum_number_of_builds: 0,
-  auto_cancel_pushes: false,
-  auto_cancel_pull_requests: false,
-};
+/** What the service answers for a repository nobody changed. */
+const DEFAULTS = DEFAULT_SETTINGS;
 
 function editor(settings: Record<string, SettingValue | null>) {
   return settingsEditorModal({
-    deployment: 'com',
+    site: SITE,
     repoId: 891,
     repoSlug: 'rails/rails',
-    webUrl: 'https://app.travis-ci.com',
     settings,
     quiet: false,
     channelId: 'C1',
@@ -57,7 +52,7 @@ function metadataOf(view: ReturnType<typeof editor>): SettingsMetadata {
 describe('settings editor', () => {
   it('shows the service’s keys with friendly labels and keeps what it showed in the metadata', () => {
     const view = editor(DEFAULTS);
-    assert.deepEqual(viewProblems(view), []);
+    assertFitsModal(view);
     const text = JSON.stringify(view);
     assert.match(text, /Auto cancel branch builds/);
     assert.match(text, /Limit concurrent jobs/);
@@ -100,7 +95,7 @@ describe('settings editor', () => {
     fc.assert(
       fc.property(fc.dictionary(key, value, { maxKeys: 200 }), (settings) => {
         const view = editor({ ...DEFAULTS, ...settings });
-        assert.deepEqual(viewProblems(view), []);
+        assertFitsModal(view);
         if (view.callback_id !== 'view.settings') return;
         const shown = metadataOf(view).o;
         const form = readSettingsForm(untouched(view), shown);
@@ -115,13 +110,13 @@ describe('settings editor', () => {
 
   it('announces the changes in words', () => {
     const text = settingsAnnouncement(
-      '<@U1>',
+      'U1',
       'rails/rails',
       [
         { key: 'build_pushes', from: true, to: false },
         { key: 'maximum_number_of_builds', from: 0, to: 4 },
       ],
-      { webUrl: 'https://app.travis-ci.com' },
+      SITE,
     ).text;
     assert.equal(
       text,

@@ -6,7 +6,8 @@ import {
   startSync,
   waitForSync,
 } from '../../../ops/accounts.js';
-import { actAs } from '../../act-as.js';
+import { errorCode } from '../../../ops/describe-error.js';
+import { actAs } from '../../acting.js';
 import {
   accountsMessage,
   broadcastsMessage,
@@ -21,14 +22,16 @@ import type { CommandHandlers } from '../context.js';
 /** accounts, repos, permissions, broadcasts, sync: all private answers about the user's own account. */
 export const accountViewHandlers = {
   async accounts(ctx, command) {
-    await actAs(ctx, ctx.deployment, { action: 'list your accounts' }, async ({ session, label, webUrl }) => {
+    const about = { deployment: ctx.deployment, action: 'list your accounts' };
+    await actAs(ctx, about, async ({ session, site }) => {
       const accounts = await accountsOf(session, { all: command.all });
-      await ctx.reply.privately(accountsMessage({ accounts, all: command.all, label, webUrl }));
+      await ctx.reply.privately(accountsMessage({ accounts, all: command.all, site }));
     });
   },
 
   async repos(ctx, command) {
-    await actAs(ctx, ctx.deployment, { action: 'list repositories' }, async ({ session, login, webUrl }) => {
+    const about = { deployment: ctx.deployment, action: 'list repositories' };
+    await actAs(ctx, about, async ({ session, login, site }) => {
       const search = {
         term: command.term,
         owner: command.owner,
@@ -36,48 +39,41 @@ export const accountViewHandlers = {
         active: command.active,
       };
       const repos = await findRepos(session, login, search);
-      await ctx.reply.privately(reposMessage({ repos, search, login, webUrl, now: ctx.services.clock() }));
+      await ctx.reply.privately(reposMessage({ repos, search, login, site, now: ctx.services.clock() }));
     });
   },
 
   async permissions(ctx) {
-    await actAs(
-      ctx,
-      ctx.deployment,
-      { action: 'list your permissions' },
-      async ({ session, label, webUrl }) => {
-        await ctx.reply.privately(permissionsMessage(await permissionsOf(session), label, webUrl));
-      },
-    );
+    const about = { deployment: ctx.deployment, action: 'list your permissions' };
+    await actAs(ctx, about, async ({ session, site }) => {
+      await ctx.reply.privately(permissionsMessage(await permissionsOf(session), site));
+    });
   },
 
   async broadcasts(ctx) {
-    await actAs(ctx, ctx.deployment, { action: 'read the announcements' }, async ({ session, label }) => {
-      await ctx.reply.privately(broadcastsMessage(await broadcastsFor(session), label));
+    const about = { deployment: ctx.deployment, action: 'read the announcements' };
+    await actAs(ctx, about, async ({ session, site }) => {
+      await ctx.reply.privately(broadcastsMessage(await broadcastsFor(session), site));
     });
   },
 
   /** Starts a sync, then checks a few times (about half a minute) to say when it finished. */
   async sync(ctx) {
-    await actAs(
-      ctx,
-      ctx.deployment,
-      { action: 'start a sync of your account', isChange: true },
-      async ({ session, label }) => {
-        await startSync(session);
-        await ctx.reply.privately(syncStartedMessage(label));
-        let user: Awaited<ReturnType<typeof waitForSync>>;
-        try {
-          user = await waitForSync(session);
-        } catch (error) {
-          // The sync itself was started; only the follow-up failed, which is not worth an error.
-          ctx.logger.info({ code: (error as { code?: unknown }).code }, 'could not follow a user sync');
-          return;
-        }
-        await ctx.reply.privately(
-          user ? syncFinishedMessage(user, label, ctx.services.clock()) : syncStillRunningMessage(label),
-        );
-      },
-    );
+    const about = { deployment: ctx.deployment, action: 'start a sync of your account', isChange: true };
+    await actAs(ctx, about, async ({ session, site }) => {
+      await startSync(session);
+      await ctx.reply.privately(syncStartedMessage(site));
+      let user: Awaited<ReturnType<typeof waitForSync>>;
+      try {
+        user = await waitForSync(session);
+      } catch (error) {
+        // The sync itself was started; only the follow-up failed, which is not worth an error.
+        ctx.logger.info({ code: errorCode(error) }, 'could not follow a user sync');
+        return;
+      }
+      await ctx.reply.privately(
+        user ? syncFinishedMessage(user, site, ctx.services.clock()) : syncStillRunningMessage(site),
+      );
+    });
   },
 } satisfies Partial<CommandHandlers>;

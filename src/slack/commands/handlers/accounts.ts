@@ -1,6 +1,7 @@
 import { getCurrentUser } from '../../../ci/auth.js';
-import { DEPLOYMENTS } from '../../../config.js';
+import { DEPLOYMENTS, type Deployment } from '../../../config.js';
 import { openSession } from '../../../ops/actor.js';
+import { siteOf } from '../../deployments.js';
 import {
   commandHelpMessage,
   helpMessage,
@@ -18,15 +19,9 @@ export const accountHandlers = {
   },
 
   async login(ctx) {
-    const settings = ctx.services.ci.deployment(ctx.deployment);
     await ctx.client.views.open({
       trigger_id: ctx.triggerId ?? '',
-      view: loginModal({
-        deployment: ctx.deployment,
-        label: ctx.services.label(ctx.deployment),
-        webUrl: settings.webUrl,
-        channelId: ctx.channelId,
-      }),
+      view: loginModal({ site: siteOf(ctx.services, ctx.deployment), channelId: ctx.channelId }),
     });
   },
 
@@ -43,21 +38,19 @@ export const accountHandlers = {
   async whoami(ctx, command) {
     const { services, actor } = ctx;
     const linked = await services.accounts.list(actor.teamId, actor.userId);
-    const entries: WhoamiEntry[] = [];
-    for (const account of linked) {
-      const settings = services.config.ci.deployments[account.deployment];
-      if (!settings) continue;
-      entries.push({ account, label: services.label(account.deployment), webUrl: settings.webUrl });
-    }
+    const configured = (deployment: Deployment) => services.config.ci.deployments[deployment] !== undefined;
+    const entries: WhoamiEntry[] = linked
+      .filter((account) => configured(account.deployment))
+      .map((account) => ({ account, site: siteOf(services, account.deployment) }));
     // Check the token of the deployment asked about, so a revoked token shows up here.
     const asked = entries.find((e) => e.account.deployment === (command.deployment ?? ctx.deployment));
     if (asked) {
       const { session } = await openSession(services, actor, asked.account.deployment);
       asked.user = await getCurrentUser(session);
     }
-    const unlinked = DEPLOYMENTS.filter(
-      (d) => services.config.ci.deployments[d] && !linked.some((a) => a.deployment === d),
-    ).map((deployment) => ({ deployment, label: services.label(deployment) }));
+    const unlinked = DEPLOYMENTS.filter((d) => configured(d) && !linked.some((a) => a.deployment === d)).map(
+      (deployment) => siteOf(services, deployment),
+    );
     await ctx.reply.privately(whoamiMessage(entries, unlinked));
   },
 } satisfies Partial<CommandHandlers>;

@@ -1,7 +1,7 @@
 import { listRepoCaches } from '../../../ops/caches.js';
 import { findRepoEnvVar, listRepoEnvVars } from '../../../ops/env-vars.js';
 import { describeRepoRef } from '../../../ops/resolve.js';
-import { actAs, placeOf } from '../../acting.js';
+import { actAs } from '../../acting.js';
 import { openSettingsEditor } from '../../settings-editor.js';
 import { cachesDeletePrompt, cachesMessage } from '../../views/caches.js';
 import { envListMessage, envSetModal, envUnsetPrompt } from '../../views/env.js';
@@ -30,13 +30,12 @@ export const repoSettingsHandlers = {
     const filter = { branch: command.branch, match: command.match };
     const deleting = command.sub === 'delete';
     const action = deleting ? `delete the caches of ${subject}` : `list the caches of ${subject}`;
-    await actAs(ctx, { deployment: ctx.deployment, action, subject }, async ({ session }) => {
-      const { repo, caches, bytes } = await listRepoCaches(session, command.repo, filter);
-      const place = { ...placeOf(ctx, ctx.deployment), quiet: deleting && command.quiet };
+    await actAs(ctx, { deployment: ctx.deployment, action, subject }, async ({ session, site }) => {
+      const list = await listRepoCaches(session, command.repo, filter);
       await ctx.reply.privately(
         deleting
-          ? cachesDeletePrompt(repo, caches, bytes, filter, place)
-          : cachesMessage(repo, caches, bytes, filter, place),
+          ? cachesDeletePrompt(list, filter, site, { quiet: command.quiet })
+          : cachesMessage(list, filter, site, ctx.services.clock()),
       );
     });
   },
@@ -51,9 +50,9 @@ async function listEnv(ctx: CommandContext, command: EnvCommand<'list'>): Promis
     action: `list the environment variables of ${subject}`,
     subject,
   };
-  await actAs(ctx, about, async ({ session }) => {
+  await actAs(ctx, about, async ({ session, site }) => {
     const { repo, vars } = await listRepoEnvVars(session, command.repo);
-    await ctx.reply.privately(envListMessage(repo, vars, placeOf(ctx, ctx.deployment)));
+    await ctx.reply.privately(envListMessage(repo, vars, site));
   });
 }
 
@@ -64,17 +63,16 @@ async function listEnv(ctx: CommandContext, command: EnvCommand<'list'>): Promis
 async function askEnvValue(ctx: CommandContext, command: EnvCommand<'set'>): Promise<void> {
   const subject = describeRepoRef(command.repo);
   const about = { deployment: ctx.deployment, action: `set ${command.variable} on ${subject}`, subject };
-  await actAs(ctx, about, async () => {
+  await actAs(ctx, about, async ({ site }) => {
     await ctx.client.views.open({
       trigger_id: ctx.triggerId ?? '',
       view: envSetModal({
-        deployment: ctx.deployment,
+        site,
         repo: command.repo.kind === 'slug' ? command.repo.slug : String(command.repo.id),
         name: command.variable,
         public: command.public,
         quiet: command.quiet,
         channelId: ctx.channelId,
-        label: ctx.services.label(ctx.deployment),
       }),
     });
   });
@@ -84,9 +82,8 @@ async function askEnvValue(ctx: CommandContext, command: EnvCommand<'set'>): Pro
 async function confirmEnvUnset(ctx: CommandContext, command: EnvCommand<'unset'>): Promise<void> {
   const subject = describeRepoRef(command.repo);
   const about = { deployment: ctx.deployment, action: `unset ${command.variable} on ${subject}`, subject };
-  await actAs(ctx, about, async ({ session }) => {
+  await actAs(ctx, about, async ({ session, site }) => {
     const { repo, envVar } = await findRepoEnvVar(session, command.repo, command.variable);
-    const place = { ...placeOf(ctx, ctx.deployment), quiet: command.quiet };
-    await ctx.reply.privately(envUnsetPrompt(repo, envVar, place));
+    await ctx.reply.privately(envUnsetPrompt(repo, envVar, site, { quiet: command.quiet }));
   });
 }

@@ -2,8 +2,7 @@ import { channelRepo, clearChannelRepo, useChannelRepo } from '../../../ops/chan
 import { UserFacingError } from '../../../ops/describe-error.js';
 import { latestBranchBuilds, recentRequests, setRepoActive, showRepo } from '../../../ops/repos.js';
 import { describeRepoRef } from '../../../ops/resolve.js';
-import { actAs, announceChange, placeOf } from '../../acting.js';
-import { mention } from '../../views/lines.js';
+import { actAs, announceChange } from '../../acting.js';
 import {
   activationAnnouncement,
   activationConfirmation,
@@ -22,14 +21,11 @@ import type { ParsedCommandOf } from '../index.js';
 export const repoHandlers = {
   async repo(ctx, command) {
     const subject = describeRepoRef(command.repo);
-    await actAs(
-      ctx,
-      { deployment: ctx.deployment, action: `look up ${subject}`, subject },
-      async ({ session }) => {
-        const repo = await showRepo(session, command.repo);
-        await ctx.reply.privately(repoMessage(repo, placeOf(ctx, ctx.deployment)));
-      },
-    );
+    const about = { deployment: ctx.deployment, action: `look up ${subject}`, subject };
+    await actAs(ctx, about, async ({ session, site }) => {
+      const repo = await showRepo(session, command.repo);
+      await ctx.reply.privately(repoMessage(repo, site, ctx.services.clock()));
+    });
   },
 
   enable: (ctx, command) => setActive(ctx, command, true),
@@ -38,18 +34,18 @@ export const repoHandlers = {
   async branches(ctx, command) {
     const subject = describeRepoRef(command.repo);
     const about = { deployment: ctx.deployment, action: `list the branches of ${subject}`, subject };
-    await actAs(ctx, about, async ({ session }) => {
+    await actAs(ctx, about, async ({ session, site }) => {
       const { repo, branches } = await latestBranchBuilds(session, command.repo);
-      await ctx.reply.privately(branchesMessage(repo, branches, placeOf(ctx, ctx.deployment)));
+      await ctx.reply.privately(branchesMessage(repo, branches, site, ctx.services.clock()));
     });
   },
 
   async requests(ctx, command) {
     const subject = describeRepoRef(command.repo);
     const about = { deployment: ctx.deployment, action: `list the requests of ${subject}`, subject };
-    await actAs(ctx, about, async ({ session }) => {
+    await actAs(ctx, about, async ({ session, site }) => {
       const { repo, requests } = await recentRequests(session, command.repo, command.limit);
-      await ctx.reply.privately(requestsMessage(repo, requests, placeOf(ctx, ctx.deployment)));
+      await ctx.reply.privately(requestsMessage(repo, requests, site, ctx.services.clock()));
     });
   },
 
@@ -64,8 +60,8 @@ export const repoHandlers = {
         return;
       }
       await announceChange(ctx, command.quiet, {
-        announcement: channelRepoCleared(mention(actor.userId), previous),
-        privately: channelRepoCleared(undefined, previous),
+        announcement: channelRepoCleared(actor.userId, previous),
+        confirmation: channelRepoCleared(undefined, previous),
       });
       return;
     }
@@ -83,12 +79,11 @@ export const repoHandlers = {
       subject,
       isChange: true,
     };
-    await actAs(ctx, about, async ({ session }) => {
+    await actAs(ctx, about, async ({ session, site }) => {
       const { repo } = await useChannelRepo(services, session, place, actor.userId, ref);
-      const where = placeOf(ctx, ctx.deployment);
       await announceChange(ctx, command.quiet, {
-        announcement: channelRepoAnnouncement(mention(actor.userId), repo, where),
-        privately: channelRepoConfirmation(repo, where),
+        announcement: channelRepoAnnouncement(actor.userId, repo, site),
+        confirmation: channelRepoConfirmation(repo, site),
       });
     });
   },
@@ -101,12 +96,15 @@ async function setActive(
 ): Promise<void> {
   const subject = describeRepoRef(command.repo);
   const action = `${active ? 'enable' : 'disable'} ${subject}`;
-  await actAs(ctx, { deployment: ctx.deployment, action, subject, isChange: true }, async ({ session }) => {
-    const repo = await setRepoActive(session, command.repo, active);
-    const place = placeOf(ctx, ctx.deployment);
-    await announceChange(ctx, command.quiet, {
-      announcement: activationAnnouncement(mention(ctx.actor.userId), repo, active, place),
-      privately: activationConfirmation(repo, active, place),
-    });
-  });
+  await actAs(
+    ctx,
+    { deployment: ctx.deployment, action, subject, isChange: true },
+    async ({ session, site }) => {
+      const repo = await setRepoActive(session, command.repo, active);
+      await announceChange(ctx, command.quiet, {
+        announcement: activationAnnouncement(ctx.actor.userId, repo, active, site),
+        confirmation: activationConfirmation(repo, active, site),
+      });
+    },
+  );
 }

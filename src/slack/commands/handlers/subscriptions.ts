@@ -7,6 +7,7 @@ import {
   subscribeChannel,
   unsubscribeChannel,
 } from '../../../ops/subscriptions.js';
+import { announceChange } from '../../acting.js';
 import { checkChannelAccess } from '../../channel-access.js';
 import { describeDeployment } from '../../deployments.js';
 import { guarded } from '../../interaction.js';
@@ -47,8 +48,10 @@ export const subscriptionHandlers = {
         userId: ctx.actor.userId,
         deployment: describeDeployment(ctx.services)(ctx.deployment),
       };
-      if (command.quiet) await ctx.reply.privately(subscribedMessage(message, 'subscriber'));
-      else await ctx.reply.publicly(subscribedMessage(message, 'channel'));
+      await announceChange(ctx, command.quiet, {
+        announcement: subscribedMessage(message, 'channel'),
+        confirmation: subscribedMessage(message, 'subscriber'),
+      });
     });
   },
 
@@ -61,8 +64,10 @@ export const subscriptionHandlers = {
       deployment: named,
     });
     const info = describeDeployment(ctx.services)(removed.deployment);
-    if (command.quiet) await ctx.reply.privately(unsubscribedMessage(removed, info, undefined));
-    else await ctx.reply.publicly(unsubscribedMessage(removed, info, ctx.actor.userId));
+    await announceChange(ctx, command.quiet, {
+      announcement: unsubscribedMessage(removed, info, ctx.actor.userId),
+      confirmation: unsubscribedMessage(removed, info, undefined),
+    });
   },
 
   async subscriptions(ctx) {
