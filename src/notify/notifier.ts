@@ -1,7 +1,6 @@
 import { isFinished } from '../ci/schemas.js';
-import type { Deployment } from '../config.js';
 import type { Services } from '../services.js';
-import type { Site } from '../slack/views/build-format.js';
+import { siteOf } from '../slack/deployments.js';
 import { failureLogsMessage, notificationMessage } from '../slack/views/notification.js';
 import { NotifyState } from '../store/notify-state.js';
 import type { Subscription } from '../store/subscriptions.js';
@@ -103,7 +102,7 @@ class BuildNotifier implements Notifier {
       state: this.state,
       render: (snapshot, logs, notShown) =>
         failureLogsMessage({
-          site: this.siteOf(snapshot.deployment),
+          site: siteOf(this.services, snapshot.deployment),
           slug: snapshot.repo.slug,
           build: snapshot.build,
           logs,
@@ -258,15 +257,7 @@ class BuildNotifier implements Notifier {
       isFinished(build.state) && previousState !== undefined
         ? classifyChange(build.state, previousState)
         : undefined;
-    return { site: this.siteOf(snapshot.deployment), slug: repo.slug, build, commit, jobs, change };
-  }
-
-  private siteOf(deployment: Deployment): Site {
-    return {
-      deployment,
-      label: this.services.label(deployment),
-      webUrl: this.services.ci.deployment(deployment).webUrl,
-    };
+    return { site: siteOf(this.services, snapshot.deployment), slug: repo.slug, build, commit, jobs, change };
   }
 }
 

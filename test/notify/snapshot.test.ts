@@ -11,7 +11,7 @@ import {
 } from '../../src/notify/snapshot.js';
 import { channelTargets } from '../../src/notify/targets.js';
 import type { Subscription } from '../../src/store/subscriptions.js';
-import { railsBuild } from '../slack/views/build-data.js';
+import { railsBuild } from '../helpers/view-data.js';
 
 const at = (state: string, started: string | null, finished: string | null): BuildProgress => ({
   state,

@@ -11,7 +11,8 @@ import { MAX_SECTION_TEXT } from '../text/limits.js';
 import { truncate } from '../text/truncate.js';
 import { actions, button, context, section } from './blocks.js';
 import { buildCardText, cancelBuildButton, jobLine, orderJobs, restartBuildButton } from './build-card.js';
-import { buildUrl, commitText, jobConfigSummary, jobUrl, originText, type Site } from './build-format.js';
+import { buildUrl, commitText, jobConfigSummary, jobUrl, originText } from './build-format.js';
+import type { Site } from './site.js';
 import { stateEmoji, stateWord } from './state.js';
 
 /**

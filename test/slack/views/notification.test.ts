@@ -9,7 +9,8 @@ import {
   notificationMessage,
   notificationText,
 } from '../../../src/slack/views/notification.js';
-import { actionIds, assertFitsMessage, manyJobs, mrkdwnTexts, nth, railsBuild, SITE } from './build-data.js';
+import { actionIds, assertFitsMessage, mrkdwnTexts } from '../../helpers/slack-messages.js';
+import { manyJobs, nth, railsBuild, SITE } from '../../helpers/view-data.js';
 
 const tail = (lines: string[], totalLines = lines.length): JobLogTail => ({
   lines,
