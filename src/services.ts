@@ -6,6 +6,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { deploymentLabel } from './ops/describe-error.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { SlackOutbox } from './slack/outbox/index.js';
+import { WorkLimiter } from './slack/work-limiter.js';
 import { BuildMessages } from './store/build-messages.js';
 import { ChannelDefaults } from './store/channel-defaults.js';
 import type { Kv } from './store/kv.js';
@@ -33,11 +34,20 @@ export interface Services {
   outbox: SlackOutbox;
   /** One realtime connection per CI deployment. */
   realtime: RealtimeHub;
+  /** Bounds the work running after acknowledgements, so acks never wait behind a backlog. */
+  work: WorkLimiter;
   metrics: Metrics;
   clock: () => Date;
   /** "travis-ci.com", "travis-ci.org" or the enterprise host. */
   label(deployment: Deployment): string;
 }
+
+/**
+ * Commands and clicks worked on at once after their acks, and how many may wait. A command's work is
+ * mostly waiting for the CI service; 64 keep one process busy without starving its acks.
+ */
+const MAX_RUNNING_REQUESTS = 64;
+const MAX_QUEUED_REQUESTS = 2_000;
 
 export interface ServiceDeps {
   config: Config;
@@ -90,6 +100,7 @@ export function createServices(deps: ServiceDeps): Services {
     notifyPrefs: new NotifyPrefs(kv, clock),
     buildMessages: new BuildMessages(kv, clock),
     outbox,
+    work: new WorkLimiter(MAX_RUNNING_REQUESTS, MAX_QUEUED_REQUESTS),
     realtime: new RealtimeHub({
       ci,
       logger,

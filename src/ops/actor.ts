@@ -42,10 +42,7 @@ export async function openSession(
   actor: Actor,
   deployment: Deployment,
 ): Promise<ActorSession> {
-  const [account, token] = await Promise.all([
-    services.accounts.get(actor.teamId, actor.userId, deployment),
-    services.accounts.token(actor.teamId, actor.userId, deployment),
-  ]);
-  if (!account || !token) throw new NotLinkedError(deployment);
-  return { session: services.ci.session(deployment, token), account };
+  const linked = await services.accounts.open(actor.teamId, actor.userId, deployment);
+  if (!linked) throw new NotLinkedError(deployment);
+  return { session: services.ci.session(deployment, linked.token), account: linked.account };
 }

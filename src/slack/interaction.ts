@@ -33,6 +33,21 @@ export async function ackAtOnce(
   services.metrics.observeAck(kind, performance.now() - started);
 }
 
+/**
+ * Runs the slow part of a request (after its ack) when the process has room for it (see
+ * WorkLimiter); when too much is already waiting, tells the user to try again instead.
+ */
+export async function afterAck(services: Services, reply: Reply, work: () => Promise<void>): Promise<void> {
+  if (services.work.submit(work)) return;
+  services.logger.warn(
+    { running: services.work.running, queued: services.work.queued },
+    'too busy: request turned away',
+  );
+  await reply
+    .privately({ text: 'I am too busy to take this on right now. Please try again in a minute.' })
+    .catch((error: unknown) => services.logger.warn({ err: error }, 'could not say that the app is busy'));
+}
+
 /** Where an interaction comes from, as each Slack surface reads it from its payload. */
 export interface InteractionSource {
   actor: Actor;

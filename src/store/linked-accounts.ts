@@ -109,6 +109,17 @@ export class LinkedAccounts {
     return (await this.open(teamId, userId, deployment))?.token;
   }
 
+  /** The account and its decrypted token in one read; undefined when not linked. */
+  async open(
+    teamId: string,
+    userId: string,
+    deployment: Deployment,
+  ): Promise<{ account: LinkedAccount; token: string } | undefined> {
+    assertSlackIds(teamId, userId);
+    const raw = await this.kv.hget(accountKey(teamId, userId), deployment);
+    return raw === null ? undefined : this.decode(raw, teamId, userId, deployment);
+  }
+
   /** Every readable link of one Slack user, in the order of DEPLOYMENTS. */
   async list(teamId: string, userId: string): Promise<LinkedAccount[]> {
     assertSlackIds(teamId, userId);
@@ -143,16 +154,6 @@ export class LinkedAccounts {
       if (account && account.ciLogin.toLowerCase() === ciLogin.toLowerCase()) accounts.push(account);
     }
     return accounts;
-  }
-
-  private async open(
-    teamId: string,
-    userId: string,
-    deployment: Deployment,
-  ): Promise<{ account: LinkedAccount; token: string } | undefined> {
-    assertSlackIds(teamId, userId);
-    const raw = await this.kv.hget(accountKey(teamId, userId), deployment);
-    return raw === null ? undefined : this.decode(raw, teamId, userId, deployment);
   }
 
   private decode(

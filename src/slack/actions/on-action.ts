@@ -3,6 +3,7 @@ import type { Services } from '../../services.js';
 import { type ActionSpec, type ActionValue, decodeValue } from '../ids.js';
 import {
   ackAtOnce,
+  afterAck,
   createInteraction,
   type FailureContext,
   guarded,
@@ -53,7 +54,7 @@ export function onAction<A extends ActionSpec>(
         return;
       }
       const about = describe(value);
-      await guarded(ctx, about, () => handler(ctx, value, about));
+      await afterAck(services, ctx.reply, () => guarded(ctx, about, () => handler(ctx, value, about)));
     },
   );
 }

@@ -4,8 +4,9 @@ import { chooseDeployment } from '../../ops/actor.js';
 import type { Services } from '../../services.js';
 import type { ChannelDefault } from '../../store/channel-defaults.js';
 import { StoreUnavailableError } from '../../store/kv.js';
-import { ackAtOnce, createInteraction, guarded, reportFailure } from '../interaction.js';
+import { ackAtOnce, afterAck, createInteraction, guarded, reportFailure } from '../interaction.js';
 import { parseRepoRef, type RepoRef } from '../refs.js';
+import { createReply } from '../reply.js';
 import type { CommandContext, CommandHandler } from './context.js';
 import { COMMAND_HANDLERS } from './handlers/index.js';
 import { type CommandName, errorText, type ParsedCommand, parseCommand } from './index.js';
@@ -19,7 +20,14 @@ export const SLASH_COMMAND = '/ci';
 export function registerSlashCommand(app: App, services: Services): void {
   app.command(SLASH_COMMAND, async ({ ack, command, respond, client }) => {
     await ackAtOnce(services, 'command', ack);
-    await runCommand(services, command, respond, client);
+    const busy = createReply({
+      respond,
+      client,
+      userId: command.user_id,
+      channelId: command.channel_id,
+      logger: services.logger,
+    });
+    await afterAck(services, busy, () => runCommand(services, command, respond, client));
   });
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { WorkLimiter } from '../../../src/slack/work-limiter.js';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
 import { type Harness, SIGNING_SECRET, startHarness, visibleText } from '../../helpers/app-harness.js';
 import { postToApp, slashCommandBody } from '../../helpers/slack-requests.js';
@@ -124,6 +125,20 @@ describe('the app shell', () => {
     assert.equal(exchange.length, 1);
     const raw = await h.kv.hgetall(`linked:${FAKE_IDENTITY.teamId}:U0GITHUB`);
     assert.doesNotMatch(JSON.stringify(raw), /github-token-rkh|token-rkh/);
+  });
+
+  it('still acknowledges at once when too busy, and says so instead of queueing forever', async () => {
+    const original = h.services.work;
+    h.services.work = new WorkLimiter(0, 0);
+    try {
+      const before = h.ci.requests.length;
+      const { ack, responseUrl } = await h.command('builds rails/rails');
+      assert.equal(ack.status, 200);
+      assert.match(String((await h.answer(responseUrl)).text), /too busy/);
+      assert.equal(h.ci.requests.length, before, 'the work never started');
+    } finally {
+      h.services.work = original;
+    }
   });
 
   it('unlinks with /ci logout', async () => {
