@@ -135,7 +135,8 @@ describe('the app shell', () => {
       const { ack, responseUrl } = await h.command('builds rails/rails');
       assert.equal(ack.status, 200);
       assert.match(String((await h.answer(responseUrl)).text), /too busy/);
-      assert.equal(h.ci.requests.length, before, 'the work never started');
+      const builds = h.ci.requests.slice(before).filter((r) => r.path.includes('/builds'));
+      assert.deepEqual(builds, [], 'the work never started');
     } finally {
       h.services.work = original;
     }
