@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CiClient, type CiClientOptions, type CiSession } from '../../src/ci/client.js';
 import { CiError, type CiErrorCode } from '../../src/ci/errors.js';
 import type { Deployment } from '../../src/config.js';
@@ -64,6 +65,12 @@ export interface Setup extends TestClient {
   as(token?: string | null): CiSession;
   /** Requests the fake received since the last call of `take` (or since start). */
   take(): RecordedRequest[];
+  /**
+   * Waits until the fake has received `count` requests since the last `take`, then `graceMs` more
+   * (a client timeout can fire before the fake has read the request; a retry would arrive within
+   * the grace). Does not fail on its own: `take` and `only` judge what arrived.
+   */
+  settle(count: number, graceMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,6 +91,11 @@ export async function setUp(
       const fresh = fake.requests.slice(seen);
       seen = fake.requests.length;
       return fresh;
+    },
+    settle: async (count, graceMs = 100) => {
+      const deadline = Date.now() + 5_000;
+      while (fake.requests.length - seen < count && Date.now() < deadline) await sleep(10);
+      await sleep(graceMs);
     },
     close: async () => {
       await test.client.close();

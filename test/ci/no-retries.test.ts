@@ -80,6 +80,7 @@ describe('CI client: POST and PATCH are never retried', () => {
         ci.take();
         ci.fake.fault({ method: 'POST', path }, spec);
         const error = await rejectsWith(call(client.session('com', RKH_TOKEN), client.session('com')), code);
+        await ci.settle(1);
         const request = only(ci.take());
         assert.equal(request.method, 'POST', name);
         assert.equal(request.path, path, name);
