@@ -55,6 +55,7 @@ export interface WatcherStats {
   /** CI requests sent by the watcher, by purpose. */
   requests: Record<WatchPurpose, number>;
   updates: { poll: number; realtime: number };
+  /** Polls finished (successfully or not). */
   polls: number;
   realtimeChannels: string[];
 }
@@ -103,6 +104,8 @@ class Watcher implements BuildWatcher {
   #started = false;
   #stopped = false;
   #roundTimer: NodeJS.Timeout | undefined;
+  /** Below its share after the last round: the next one comes sooner, to take what others release. */
+  #short = false;
   #round: Promise<void> | undefined;
   #realtimeSync: Promise<void> | undefined;
 
@@ -215,9 +218,10 @@ class Watcher implements BuildWatcher {
 
   #scheduleRound(): void {
     if (this.#stopped) return;
+    const delay = this.#short ? Math.max(10, Math.floor(this.#roundMs / 4)) : this.#roundMs;
     this.#roundTimer = setTimeout(() => {
       void this.#runRound().then(() => this.#scheduleRound());
-    }, this.#roundMs);
+    }, delay);
     this.#roundTimer.unref();
   }
 
@@ -237,6 +241,7 @@ class Watcher implements BuildWatcher {
     const result = await this.#balancer.balance([...watched.keys()]);
     if (this.#stopped) return;
     this.#liveProcesses = result.liveProcesses;
+    this.#short = result.held < result.target;
     this.#adopt(watched);
     this.#services.metrics.setWatchLeases(this.#repos.size, result.liveProcesses);
     if (result.acquired.length > 0 || result.released.length > 0) {
@@ -277,12 +282,13 @@ class Watcher implements BuildWatcher {
   async #poll(unit: string): Promise<void> {
     const repo = this.#held(unit);
     if (!repo || this.#stopped) return;
-    this.#polls += 1;
     try {
       await pollRepo(this.#ctx, repo);
     } catch (error) {
       this.#services.metrics.countWatchError('poll');
       this.#logger.warn({ err: error, unit }, 'a poll failed; retried next round');
+    } finally {
+      this.#polls += 1;
     }
   }
 

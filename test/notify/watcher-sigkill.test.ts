@@ -6,7 +6,7 @@ import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { describeUpdate, eventually, startWorld, waitUntil } from './watch-harness.js';
 
-const LEASE_TTL_MS = 1_000;
+const LEASE_TTL_MS = 1_500;
 const FIXTURE = fileURLToPath(new URL('./fixtures/watcher-process.ts', import.meta.url));
 
 it('replaces a process killed with SIGKILL within two lease periods, without replaying its builds', async (t) => {

@@ -11,6 +11,8 @@ export interface BalanceResult {
   /** Given up on purpose (no longer watched, more than this process's share) or lost (expired). */
   released: string[];
   held: number;
+  /** This process's share: fewer held means it should look for free leases again soon. */
+  target: number;
   liveProcesses: number;
 }
 
@@ -97,7 +99,7 @@ export class LeaseBalancer {
         acquired,
       );
     }
-    return { acquired, released, held: this.#held.size, liveProcesses: live.length };
+    return { acquired, released, held: this.#held.size, target, liveProcesses: live.length };
   }
 
   /** Gives up every lease (on stop), so another process can take them at its next round. */

@@ -32,7 +32,7 @@ export class PollScheduler {
     if (this.#due.has(unit)) return;
     this.#due.set(unit, Date.now());
     this.#fresh.add(unit);
-    if (this.#timer) this.#tick();
+    this.#tick();
   }
 
   remove(unit: string): void {
@@ -48,7 +48,7 @@ export class PollScheduler {
   pollSoon(units?: Iterable<string>): void {
     const now = Date.now();
     for (const unit of units ?? this.#due.keys()) if (this.#due.has(unit)) this.#due.set(unit, now);
-    if (this.#timer) this.#tick();
+    this.#tick();
   }
 
   start(): void {
@@ -71,18 +71,26 @@ export class PollScheduler {
     return Math.max(due + intervalMs, now + intervalMs / 2);
   }
 
+  /** Starts the most overdue polls that fit; also runs as soon as a poll ends, so no slot stays idle. */
   #tick(): void {
+    const free = this.options.concurrency - this.#running.size;
+    if (free <= 0 || !this.#timer) return;
     const now = Date.now();
-    for (const [unit, due] of this.#due) {
-      if (this.#running.size >= this.options.concurrency) return;
-      if (due > now || this.#running.has(unit)) continue;
-      this.#due.set(unit, this.#next(unit, due, now));
+    const due = [...this.#due]
+      .filter(([unit, at]) => at <= now && !this.#running.has(unit))
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, free);
+    for (const [unit, at] of due) {
+      this.#due.set(unit, this.#next(unit, at, now));
       const run = this.options
         .poll(unit)
         .catch((error: unknown) =>
           this.options.logger.warn({ err: error, unit }, 'a poll failed; retried next round'),
         )
-        .finally(() => this.#running.delete(unit));
+        .finally(() => {
+          this.#running.delete(unit);
+          this.#tick();
+        });
       this.#running.set(unit, run);
     }
   }
