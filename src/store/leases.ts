@@ -1,6 +1,8 @@
 import type { Kv } from './kv.js';
 
 const leaseKey = (name: string) => `lease:${name}`;
+/** How many leases one MGET reads. */
+const HOLDERS_BATCH = 500;
 
 /**
  * Named leases so that one replica at a time does a job (for example polling a CI deployment).
@@ -30,5 +32,14 @@ export class Leases {
   /** Gives the lease up; false when this owner did not hold it. */
   release(name: string): Promise<boolean> {
     return this.kv.deleteIfOwner(leaseKey(name), this.owner);
+  }
+
+  /** Who holds each lease (an owner id, or null when free), read in batches without taking any. */
+  async holders(names: string[]): Promise<(string | null)[]> {
+    const owners: (string | null)[] = [];
+    for (let i = 0; i < names.length; i += HOLDERS_BATCH) {
+      owners.push(...(await this.kv.mget(names.slice(i, i + HOLDERS_BATCH).map(leaseKey))));
+    }
+    return owners;
   }
 }

@@ -8,3 +8,11 @@ import type { Kv } from './kv.js';
 export async function once(kv: Kv, key: string, ttlMs: number): Promise<boolean> {
   return kv.set(`once:${key}`, '1', { ttlMs, ifAbsent: true });
 }
+
+/**
+ * Gives a claim back, so the next `once` for `key` is true again: for a claimant whose work failed
+ * after claiming and must be retried (by itself or by another replica).
+ */
+export async function forgetOnce(kv: Kv, key: string): Promise<void> {
+  await kv.del(`once:${key}`);
+}

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -29,6 +30,19 @@ import {
  */
 
 export const SIGNING_SECRET = 'test-signing-secret';
+/** The harness's CI request timeout: a slow-CI test delays the fake beyond it. */
+export const HARNESS_CI_TIMEOUT_MS = 1_500;
+/**
+ * How fast an acknowledgement must be in tests. It stays below the CI timeout, so an ack that
+ * waited for the CI service would fail; the rest is headroom for a loaded machine (Slack allows 3 s).
+ */
+export const ACK_BUDGET_MS = HARNESS_CI_TIMEOUT_MS - 100;
+
+/** The request was acknowledged at once: HTTP 200 within ACK_BUDGET_MS. */
+export function assertAckedAtOnce(ack: AppResponse, what = 'the request'): void {
+  assert.equal(ack.status, 200, `${what}: status ${ack.status}`);
+  assert.ok(ack.ms < ACK_BUDGET_MS, `${what}: ack took ${Math.round(ack.ms)} ms`);
+}
 export const TEST_KEY = Buffer.alloc(32, 3).toString('base64');
 
 export interface HarnessOptions {
@@ -105,7 +119,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     CI_COM_WEB_URL: 'https://app.travis-ci.com',
     CI_ORG_API_URL: orgCi ? orgCi.url : '',
     CI_ORG_WEB_URL: 'https://app.travis-ci.org',
-    CI_REQUEST_TIMEOUT_MS: String(options.ciRequestTimeoutMs ?? 1_500),
+    CI_REQUEST_TIMEOUT_MS: String(options.ciRequestTimeoutMs ?? HARNESS_CI_TIMEOUT_MS),
     CI_CONNECT_TIMEOUT_MS: '1000',
     CI_MAX_RETRIES: '1',
     ...(options.memory ? {} : { REDIS_URL }),

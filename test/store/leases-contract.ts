@@ -56,6 +56,24 @@ export function runLeasesContract(name: string, makeKv: MakeKv): void {
       assert.equal(await kv.get('lease:poll'), `replica-${winner}`);
     });
 
+    it('tells who holds each lease without taking any', async (t) => {
+      const { kv, peer } = await makeKv(t);
+      const a = new Leases(kv, 'replica-a');
+      const b = new Leases(await peer(), 'replica-b');
+      await a.acquire('one', LONG);
+      await b.acquire('three', LONG);
+      const names = Array.from({ length: 1_200 }, (_, i) => `n${i}`);
+      await a.acquire('n1100', LONG);
+      assert.deepEqual(await b.holders(['one', 'two', 'three']), ['replica-a', null, 'replica-b']);
+      const many = await b.holders(names);
+      assert.equal(many.length, 1_200, 'read in batches, in order');
+      assert.deepEqual(
+        many.flatMap((owner, i) => (owner ? [[i, owner]] : [])),
+        [[1100, 'replica-a']],
+      );
+      assert.equal(await b.acquire('two', LONG), true, 'asking took nothing');
+    });
+
     it('refuses an empty owner id', async (t) => {
       const { kv } = await makeKv(t);
       assert.throws(() => new Leases(kv, ''), RangeError);

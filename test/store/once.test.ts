@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { once } from '../../src/store/once.js';
+import { forgetOnce, once } from '../../src/store/once.js';
 import { type MakeKv, makeMemoryKv, redisStores } from './harness.js';
 
 const stores = redisStores('once');
@@ -24,6 +24,14 @@ for (const [name, makeKv] of [
       assert.equal(await once(kv, 'event:Ev1', 80), true);
       await passTime(120);
       assert.equal(await once(kv, 'event:Ev1', 80), true);
+    });
+
+    it('can give a claim back so the next one succeeds', async (t) => {
+      const { kv } = await makeKv(t);
+      assert.equal(await once(kv, 'event:Ev4', 60_000), true);
+      await forgetOnce(kv, 'event:Ev4');
+      assert.equal(await once(kv, 'event:Ev4', 60_000), true);
+      assert.equal(await once(kv, 'event:Ev4', 60_000), false);
     });
 
     it('lets exactly one of many concurrent claims through', async (t) => {

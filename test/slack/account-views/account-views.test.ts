@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import {
+  assertAckedAtOnce,
+  type Harness,
+  startLinkedHarness,
+  visibleText,
+} from '../../helpers/app-harness.js';
 import { ANSWER_MS, CI_TIMEOUT_MS } from '../../helpers/modals.js';
 import { assertSlackAccepted } from '../../helpers/slack-messages.js';
 
@@ -26,7 +31,7 @@ describe('account views: accounts, repos, permissions, broadcasts, sync', () => 
   async function run(text: string, userId?: string) {
     const { ack, responseUrl } = await h.command(text, userId ? { userId } : {});
     assert.equal(ack.status, 200);
-    assert.ok(ack.ms < 1000);
+    assertAckedAtOnce(ack);
     const answer = await h.answer(responseUrl, ANSWER_MS);
     return { answer, text: visibleText(answer), responseUrl };
   }

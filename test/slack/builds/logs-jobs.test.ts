@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { type Harness, startLinkedHarness } from '../../helpers/app-harness.js';
+import { assertAckedAtOnce, type Harness, startLinkedHarness } from '../../helpers/app-harness.js';
 import { hasElement, shownText } from '../../helpers/slack-messages.js';
 
 describe('/ci logs and /ci jobs', () => {
@@ -13,7 +13,7 @@ describe('/ci logs and /ci jobs', () => {
 
   const logText = async (command: string, userId?: string) => {
     const { ack, responseUrl } = await h.command(command, userId ? { userId } : {});
-    assert.ok(ack.ms < 1000);
+    assertAckedAtOnce(ack);
     return String((await h.answer(responseUrl)).text);
   };
 

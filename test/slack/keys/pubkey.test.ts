@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import {
+  assertAckedAtOnce,
+  type Harness,
+  startLinkedHarness,
+  visibleText,
+} from '../../helpers/app-harness.js';
 import { ANSWER_MS, CI_TIMEOUT_MS } from '../../helpers/modals.js';
 import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
@@ -102,7 +107,7 @@ describe('/ci pubkey', () => {
         message: { ts: '1700000000.000100' },
       });
       assert.equal(ack.status, 200);
-      assert.ok(ack.ms < 1000);
+      assertAckedAtOnce(ack);
       const announcement = await h.answer(clickUrl, ANSWER_MS);
       assert.equal(announcement.response_type, 'in_channel');
       assert.match(String(announcement.text), /^<@U0USER> regenerated the key of rails\/rails$/);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
+import { assertAckedAtOnce, type Harness, startHarness, visibleText } from '../../helpers/app-harness.js';
 import { ackBody, modalUpdate, openedModal, submitModal, textValue } from '../../helpers/modals.js';
 import { assertSlackAccepted } from '../../helpers/slack-messages.js';
 
@@ -14,7 +14,8 @@ import { assertSlackAccepted } from '../../helpers/slack-messages.js';
  */
 
 const SLOW = { delayMs: 2_000 };
-const WAIT_MS = 6_000;
+// Generous: each answer waits out a timeout and a retry, and the full suite runs files side by side.
+const WAIT_MS = 15_000;
 const PRIVATE_KEY = generateKeyPairSync('ed25519')
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
   .toString();
@@ -62,7 +63,7 @@ describe('a slow CI service', { concurrency: true }, () => {
 
   async function command(text: string) {
     const { ack, responseUrl } = await oneAtATime(() => h.command(text));
-    assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
+    assertAckedAtOnce(ack);
     return String((await h.answer(responseUrl, WAIT_MS)).text);
   }
 
@@ -70,7 +71,7 @@ describe('a slow CI service', { concurrency: true }, () => {
     const { ack, responseUrl } = await oneAtATime(() =>
       h.click({ actionId, value: JSON.stringify(value), message: { ts: '1700000000.000100' } }),
     );
-    assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
+    assertAckedAtOnce(ack);
     return String((await h.answer(responseUrl, WAIT_MS)).text);
   }
 
@@ -103,7 +104,7 @@ describe('a slow CI service', { concurrency: true }, () => {
     const { id, view } = await openForm('encrypt slow/encrypt-submit');
     h.ci.fault({ method: 'GET', path: '/repos/slow/encrypt-submit/key' }, { ...SLOW, times: 2 });
     const ack = await oneAtATime(() => submitModal(h, { id, view }, { assignments: textValue('A=b') }));
-    assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
+    assertAckedAtOnce(ack);
     assert.equal(ackBody(ack).response_action, 'update');
     assert.match(visibleText(await modalUpdate(h, id, { after: 1, timeoutMs: WAIT_MS })), timedOut);
   });
@@ -121,7 +122,7 @@ describe('a slow CI service', { concurrency: true }, () => {
       { ...SLOW, times: 1 },
     );
     const ack = await oneAtATime(() => submitModal(h, { id, view }, { private_key: textValue(PRIVATE_KEY) }));
-    assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
+    assertAckedAtOnce(ack);
     const result = await modalUpdate(h, id, { after: 1, timeoutMs: WAIT_MS });
     assert.match(visibleText(result), outcomeUnknown('set the SSH key of slow/sshkey-set'));
   });
@@ -138,7 +139,7 @@ describe('a slow CI service', { concurrency: true }, () => {
     const { triggerId } = await oneAtATime(() => h.command('lint'));
     const { id, view } = await openedModal(h, { triggerId });
     const ack = await oneAtATime(() => submitModal(h, { id, view }, { config: textValue('language: ruby') }));
-    assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
+    assertAckedAtOnce(ack);
     assert.match(visibleText(await modalUpdate(h, id, { timeoutMs: WAIT_MS })), /did not answer in time/);
   });
 
@@ -151,7 +152,7 @@ describe('a slow CI service', { concurrency: true }, () => {
         responseUrl,
       }),
     );
-    assert.ok(ack.ms < 1000, `ack took ${ack.ms} ms`);
+    assertAckedAtOnce(ack);
     assert.match(String((await h.answer(responseUrl, WAIT_MS)).text), /did not answer in time/);
   });
 

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import {
+  assertAckedAtOnce,
+  type Harness,
+  startLinkedHarness,
+  visibleText,
+} from '../../helpers/app-harness.js';
 import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
 describe('/ci repo, enable, disable, branches, requests', () => {
@@ -35,7 +40,7 @@ describe('/ci repo, enable, disable, branches, requests', () => {
     it('shows the description, activation and the last build with links, privately', async () => {
       const { ack, responseUrl } = await h.command('repo rails/rails');
       assert.equal(ack.status, 200);
-      assert.ok(ack.ms < 1000);
+      assertAckedAtOnce(ack);
       const answer = await h.answer(responseUrl);
       assert.equal(answer.response_type, 'ephemeral');
       const text = visibleText(answer);

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_IDENTITY } from '../../fakes/slack/index.js';
-import { type Harness, startLinkedHarness, visibleText } from '../../helpers/app-harness.js';
+import {
+  assertAckedAtOnce,
+  type Harness,
+  startLinkedHarness,
+  visibleText,
+} from '../../helpers/app-harness.js';
 import { assertSlackAccepted, elementOf } from '../../helpers/slack-messages.js';
 
 describe('/ci use', () => {
@@ -16,7 +21,7 @@ describe('/ci use', () => {
 
   it('checks the repository with the user’s token, stores it with the deployment and announces it', async () => {
     const { ack, responseUrl } = await h.command('use 891', { channelId });
-    assert.ok(ack.ms < 1000);
+    assertAckedAtOnce(ack);
     const answer = await h.answer(responseUrl);
     assert.equal(answer.response_type, 'in_channel');
     assert.equal(
