@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   const { kv, kind } = createKv(config, logger);
   const services = createServices({ config, logger, kv, storeKind: kind, userAgent: userAgent() });
   const running = await startSlackApp(services);
+  await services.migrations.start(); // migration batches a stopped process left open
   logger.info({ port: running.port, mode: config.slack.mode, store: kind }, 'ci-slack is running');
 
   let stopping = false;
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await running.stop();
+      await services.migrations.stop();
       // Final notification edits still queued are worth a few seconds.
       await services.outbox.drain(5_000);
       services.outbox.close();

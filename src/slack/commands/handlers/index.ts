@@ -5,6 +5,7 @@ import { accountHandlers } from './accounts.js';
 import { buildHandlers } from './builds.js';
 import { keyHandlers } from './keys.js';
 import { lintHandlers } from './lint.js';
+import { migrationHandlers } from './migration.js';
 import { repoSettingsHandlers } from './repo-settings.js';
 import { repoHandlers } from './repos.js';
 import { subscriptionHandlers } from './subscriptions.js';
@@ -19,7 +20,7 @@ function notYetAvailable(name: CommandName): CommandHandler<CommandName> {
   };
 }
 
-const PENDING = ['migrate'] as const satisfies readonly CommandName[];
+const PENDING = [] as const satisfies readonly CommandName[];
 
 const pending = Object.fromEntries(PENDING.map((name) => [name, notYetAvailable(name)])) as Pick<
   CommandHandlers,
@@ -33,6 +34,7 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   ...keyHandlers,
   ...lintHandlers,
   ...subscriptionHandlers,
+  ...migrationHandlers,
   ...buildHandlers,
   ...repoHandlers,
   ...repoSettingsHandlers,
