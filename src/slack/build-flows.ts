@@ -73,17 +73,10 @@ export async function showBuild(ix: Interaction, deployment: Deployment, ref: Bu
   await actAs(ix, { deployment, action: `see ${subject}`, subject }, async ({ session, site }) => {
     const { build, commit, jobs, repo } = await resolveBuild(session, ref);
     const moved = await movedTo(ix.services, deployment, repo);
+    const movedLabel = moved && ix.services.label(moved);
     const now = ix.services.clock();
     await ix.reply.privately(
-      buildDetailMessage({
-        site,
-        slug: repo.slug,
-        build,
-        commit,
-        jobs,
-        now,
-        movedTo: moved && ix.services.label(moved),
-      }),
+      buildDetailMessage({ site, slug: repo.slug, build, commit, jobs, now, movedTo: movedLabel }),
     );
   });
 }
