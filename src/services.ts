@@ -3,6 +3,7 @@ import { CiClient } from './ci/client.js';
 import type { Config, Deployment } from './config.js';
 import type { Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { MigrationRunner, type MigrationTiming } from './migration/runner.js';
 import { deploymentLabel } from './ops/describe-error.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { SlackOutbox } from './slack/outbox/index.js';
@@ -36,6 +37,8 @@ export interface Services {
   realtime: RealtimeHub;
   /** Bounds the work running after acknowledgements, so acks never wait behind a backlog. */
   work: WorkLimiter;
+  /** Migration batches driven in the background (`/ci migrate`); `start`ed by main.ts. */
+  migrations: MigrationRunner;
   metrics: Metrics;
   clock: () => Date;
   /** "travis-ci.com", "travis-ci.org" or the enterprise host. */
@@ -60,6 +63,8 @@ export interface ServiceDeps {
   ciOverrides?: Partial<ConstructorParameters<typeof CiClient>[0]>;
   /** Tests shorten realtime reconnect delays. */
   realtimeTiming?: ConstructorParameters<typeof RealtimeHub>[0]['timing'];
+  /** Tests shorten the migration runner's checks and sweeps. */
+  migrationTiming?: Partial<MigrationTiming>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -88,7 +93,7 @@ export function createServices(deps: ServiceDeps): Services {
     logger: logger.child({ component: 'outbox' }),
     budgets: config.slack.budgets,
   });
-  return {
+  const services: Services = {
     config,
     logger,
     kv,
@@ -106,6 +111,8 @@ export function createServices(deps: ServiceDeps): Services {
       logger,
       ...(deps.realtimeTiming ? { timing: deps.realtimeTiming } : {}),
     }),
+    // Reads `services` only once it runs, after this object is complete.
+    migrations: new MigrationRunner(() => services, deps.migrationTiming),
     metrics,
     clock,
     label(deployment) {
@@ -113,4 +120,5 @@ export function createServices(deps: ServiceDeps): Services {
       return settings ? deploymentLabel(settings.webUrl) : deployment;
     },
   };
+  return services;
 }

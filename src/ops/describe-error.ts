@@ -15,6 +15,18 @@ export class NotLinkedError extends Error {
   }
 }
 
+/**
+ * A change asked of a repository the app knows moved off this deployment (it migrated it, or the
+ * service said so before): refused before any request, like the service's `migrated_repository`.
+ */
+export class RepositoryMovedError extends Error {
+  override readonly name = 'RepositoryMovedError';
+  readonly code = 'repository_moved';
+  constructor(readonly repo: string) {
+    super(`${repo} moved to another deployment`);
+  }
+}
+
 /** A use case refused on its own (bad input, nothing to do); the message is already user-facing. */
 export class UserFacingError extends Error {
   override readonly name = 'UserFacingError';
@@ -32,6 +44,8 @@ export interface ErrorContext {
   login?: string;
   /** Whether the request changed something (then a timeout leaves its outcome unknown). */
   isChange?: boolean;
+  /** Human label of the deployment repositories of this one moved to ("travis-ci.com"), if any. */
+  movedToLabel?: string;
 }
 
 export interface DescribedError {
@@ -51,6 +65,8 @@ export function describeError(error: unknown, context: ErrorContext, reference?:
     };
   }
   if (error instanceof UserFacingError) return { text: error.message };
+  if (error instanceof RepositoryMovedError)
+    return { text: movedText(context), offer: 'open_on_new_deployment' };
   if (error instanceof StoreUnavailableError) {
     return {
       text: 'My storage is not answering right now, so nothing was done. Please try again in a minute.',
@@ -82,10 +98,7 @@ function describeCiError(error: CiError, context: ErrorContext): DescribedError 
       return { text: `${capitalise(account)} is not allowed to ${context.action ?? 'do that'}${needs}.` };
     }
     case 'migrated_repository':
-      return {
-        text: `This repository now lives on another deployment; ${where} keeps it read-only, so I cannot ${context.action ?? 'change it'} there.`,
-        offer: 'open_on_new_deployment',
-      };
+      return { text: movedText(context), offer: 'open_on_new_deployment' };
     case 'already_migrated':
       return {
         text: `${capitalise(context.subject ?? 'This repository')} is already migrating or migrated.`,
@@ -109,6 +122,12 @@ function describeCiError(error: CiError, context: ErrorContext): DescribedError 
     case 'rejected':
       return { text: `${where} refused to ${context.action ?? 'do that'}.${said}` };
   }
+}
+
+/** "This repository now lives on travis-ci.com; travis-ci.org keeps it read-only, so …". */
+function movedText(context: ErrorContext): string {
+  const there = context.movedToLabel ?? 'another deployment';
+  return `This repository now lives on ${there}; ${context.deploymentLabel} keeps it read-only, so I cannot ${context.action ?? 'change it'} there.`;
 }
 
 function unavailableText(error: CiError, context: ErrorContext): string {

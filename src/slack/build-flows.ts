@@ -9,6 +9,7 @@ import {
 import { type BuildFilters, listBuildPage, repoStatus } from '../ops/builds.js';
 import { findJobs, type JobFilter } from '../ops/jobs.js';
 import { tailJobLog } from '../ops/logs.js';
+import { movedTo, refuseIfMoved } from '../ops/moved-repos.js';
 import type { BuildOrJobRef, BuildRef, JobRef, RepoRef } from '../ops/references.js';
 import {
   describeBuildRef,
@@ -71,8 +72,11 @@ export async function showBuild(ix: Interaction, deployment: Deployment, ref: Bu
   const subject = describeBuildRef(ref);
   await actAs(ix, { deployment, action: `see ${subject}`, subject }, async ({ session, site }) => {
     const { build, commit, jobs, repo } = await resolveBuild(session, ref);
+    const moved = await movedTo(ix.services, deployment, repo);
+    const movedLabel = moved && ix.services.label(moved);
+    const now = ix.services.clock();
     await ix.reply.privately(
-      buildDetailMessage({ site, slug: repo.slug, build, commit, jobs, now: ix.services.clock() }),
+      buildDetailMessage({ site, slug: repo.slug, build, commit, jobs, now, movedTo: movedLabel }),
     );
   });
 }
@@ -120,6 +124,7 @@ export async function control(
     { deployment, action: `${verb} ${asked}`, subject: asked },
     async ({ session, login, site }) => {
       const target = await resolveTarget(session, ref);
+      await refuseIfMoved(ix.services, deployment, target.repo);
       const name = describeTarget(target);
       const change = { deployment, action: `${verb} ${name}`, subject: name, login, isChange: true };
       await guarded(ix, change, async () => {

@@ -72,6 +72,17 @@ export const ACTIONS = {
   /** Runs a command again against the deployment a repository moved to. */
   runOnDeployment: { id: 'command.rerun', value: z.object({ d: deployment, text: z.string().max(1800) }) },
   refreshHome: { id: 'home.refresh', value: z.object({}) },
+  /** Starts the migration batch of a draft (`d`: the deployment the repositories move to). */
+  confirmMigration: { id: 'migration.confirm', value: z.object({ d: deployment, id: z.string().max(40) }) },
+  cancelMigration: { id: 'migration.cancel', value: z.object({ id: z.string().max(40) }) },
+  /**
+   * Moves a channel's subscription (by its id) to the deployment `d` its repositories migrated to;
+   * `what` names what it follows (`owner/name` or `owner/*`) in answers.
+   */
+  moveSubscription: {
+    id: 'migration.move_subscription',
+    value: z.object({ d: deployment, sub: z.string().max(100), what: z.string().max(300) }),
+  },
 } as const;
 
 export const VIEWS = {

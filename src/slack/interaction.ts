@@ -4,7 +4,10 @@ import type { Deployment } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Actor } from '../ops/actor.js';
 import { type DescribedError, describeError, type ErrorContext, errorCode } from '../ops/describe-error.js';
+import { newDeploymentOf } from '../ops/moved-repos.js';
+import type { RepoRef } from '../ops/references.js';
 import type { Services } from '../services.js';
+import { learnFromRefusal, rerunOffer } from './moved.js';
 import { createReply, type Reply } from './reply.js';
 import { type ErrorOffers, errorMessage } from './views/errors.js';
 
@@ -17,6 +20,10 @@ export interface Interaction {
   triggerId: string | undefined;
   reply: Reply;
   logger: Logger;
+  /** The `/ci` text a command runs, so a failure can offer to run it again where a repository moved. */
+  commandText?: string;
+  /** The repository the command changes (restart, env set …), to remember it moved when the service says so. */
+  changedRepo?: RepoRef;
 }
 
 /**
@@ -97,9 +104,14 @@ export function describeFailure(
   context: FailureContext,
 ): DescribedError {
   const reference = randomBytes(4).toString('hex');
+  const movedTo = newDeploymentOf(ix.services, context.deployment);
   const described = describeError(
     error,
-    { ...context, deploymentLabel: ix.services.label(context.deployment) },
+    {
+      ...context,
+      deploymentLabel: ix.services.label(context.deployment),
+      ...(movedTo ? { movedToLabel: ix.services.label(movedTo) } : {}),
+    },
     reference,
   );
   if (described.reference) {
@@ -122,10 +134,10 @@ export function describeFailure(
  */
 export async function reportFailure(ix: Interaction, error: unknown, context: FailureContext): Promise<void> {
   const described = describeFailure(ix, error, context);
+  await learnFromRefusal(ix, error, context.deployment);
   try {
-    await ix.reply.privately(
-      errorMessage(described, { deployment: context.deployment, rerun: context.rerun }),
-    );
+    const rerun = context.rerun ?? rerunOffer(ix, context.deployment);
+    await ix.reply.privately(errorMessage(described, { deployment: context.deployment, rerun }));
   } catch (replyError) {
     ix.logger.error(
       { err: replyError, reference: described.reference },

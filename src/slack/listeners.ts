@@ -3,6 +3,7 @@ import type { Services } from '../services.js';
 import { registerAccountActions } from './actions/account.js';
 import { registerBuildActions } from './actions/builds.js';
 import { registerKeyActions } from './actions/keys.js';
+import { registerMigrationActions } from './actions/migration.js';
 import { registerRepoActions } from './actions/repos.js';
 import { registerSlashCommand } from './commands/register.js';
 import { registerHome } from './home/register.js';
@@ -24,6 +25,7 @@ export function registerListeners(app: App, services: Services): void {
   registerBuildActions(app, services);
   registerRepoActions(app, services);
   registerKeyActions(app, services);
+  registerMigrationActions(app, services);
   // Modal submissions and the message shortcut
   registerLoginSubmission(app, services);
   registerEnvSetSubmission(app, services);

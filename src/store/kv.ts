@@ -28,6 +28,12 @@ export interface Kv {
   srem(key: string, member: string): Promise<boolean>;
   smembers(key: string): Promise<string[]>;
 
+  /**
+   * Atomic compare-and-set: replaces the value only while it is still `expected` (a string key),
+   * setting `ttlMs` when given. False when the key holds anything else or nothing.
+   */
+  replaceIfEquals(key: string, expected: string, value: string, ttlMs?: number): Promise<boolean>;
+
   /** Lease helpers: act only while `key` still holds `owner` (atomic compare-and-act). */
   renewIfOwner(key: string, owner: string, ttlMs: number): Promise<boolean>;
   deleteIfOwner(key: string, owner: string): Promise<boolean>;

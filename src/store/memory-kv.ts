@@ -152,6 +152,15 @@ export class MemoryKv implements Kv {
     return [...(this.read(key, 'set') ?? [])];
   }
 
+  async replaceIfEquals(key: string, expected: string, value: string, ttlMs?: number): Promise<boolean> {
+    if (ttlMs !== undefined) assertTtl(ttlMs);
+    const entry = this.entryOf(key, 'string');
+    if (entry?.value.data !== expected) return false;
+    entry.value.data = value;
+    if (ttlMs !== undefined) entry.expiresAt = this.now() + ttlMs;
+    return true;
+  }
+
   async renewIfOwner(key: string, owner: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     const entry = this.entryOf(key, 'string');

@@ -38,7 +38,9 @@ const BUILDS_PER_ORIGIN = 5;
 const ORIGINS_PER_REPO = 200;
 const SNAPSHOT_TTL_MS = 24 * 60 * 60 * 1000;
 const LOG_REPLY_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
-const CAS_ATTEMPTS = 5;
+// Every successful write by another replica moves the state strictly forward, so contention ends;
+// the cap is only a guard against a bug elsewhere.
+const CAS_ATTEMPTS = 50;
 const CLAIMED = 'claimed';
 const POSTED = 'posted';
 
@@ -102,8 +104,10 @@ export class NotifyState {
 
   /**
    * Moves the build's progress to `incoming` unless `isOlder(current, incoming)` says it is older
-   * than what is stored; false then. A compare-and-swap (compare-and-delete, then SET NX, retried
-   * when another replica wrote in between), so two replicas can never move it backwards.
+   * than what is stored; false then. A compare-and-swap (SET NX when empty, an atomic
+   * replace-if-equals otherwise), retried when another replica wrote in between, so replicas can
+   * never move it backwards: the key is never empty once written, and every write checks what it
+   * replaces.
    */
   async advanceProgress(
     deployment: Deployment,
@@ -122,10 +126,14 @@ export class NotifyState {
       const current = parse(progressValue, raw);
       if (current && isOlder(current, incoming)) return false;
       if (raw === next) return true;
-      if (raw !== null && !(await this.kv.deleteIfOwner(key, raw))) continue;
-      if (await this.kv.set(key, next, { ttlMs: SNAPSHOT_TTL_MS, ifAbsent: true })) return true;
+      const written =
+        raw === null
+          ? await this.kv.set(key, next, { ttlMs: SNAPSHOT_TTL_MS, ifAbsent: true })
+          : await this.kv.replaceIfEquals(key, raw, next, SNAPSHOT_TTL_MS);
+      if (written) return true;
     }
-    // Others kept writing: theirs stands, and this update is treated as news all the same.
+    // Others kept writing for every attempt: each of their writes was checked against what it
+    // replaced, so what stands is at least as new; this update is treated as news all the same.
     return true;
   }
 

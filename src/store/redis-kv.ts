@@ -17,6 +17,15 @@ const DELETE_IF_OWNER = `if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0`;
+const REPLACE_IF_EQUALS = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return 0
+end
+if ARGV[3] == '' then
+  redis.call('SET', KEYS[1], ARGV[2])
+else
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+return 1`;
 // SET NX creates the counter with its TTL only when absent; INCR keeps an existing TTL.
 const INCR_WITH_TTL = `redis.call('SET', KEYS[1], '0', 'NX', 'PX', ARGV[1])
 return redis.call('INCR', KEYS[1])`;
@@ -125,6 +134,16 @@ export class RedisKv implements Kv {
 
   async smembers(key: string): Promise<string[]> {
     return this.run('SMEMBERS', () => this.redis.smembers(this.k(key)));
+  }
+
+  async replaceIfEquals(key: string, expected: string, value: string, ttlMs?: number): Promise<boolean> {
+    if (ttlMs !== undefined) assertTtl(ttlMs);
+    const ttl = ttlMs === undefined ? '' : String(ttlMs);
+    return this.run(
+      'replaceIfEquals',
+      async () =>
+        toNumber(await this.redis.eval(REPLACE_IF_EQUALS, 1, this.k(key), expected, value, ttl)) === 1,
+    );
   }
 
   async renewIfOwner(key: string, owner: string, ttlMs: number): Promise<boolean> {

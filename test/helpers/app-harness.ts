@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import type { MigrationTiming } from '../../src/migration/runner.js';
 import { createServices, type Services } from '../../src/services.js';
 import { type RunningSlackApp, startSlackApp } from '../../src/slack/app.js';
 import type { Kv } from '../../src/store/kv.js';
@@ -57,6 +58,8 @@ export interface HarnessOptions {
   ciRequestTimeoutMs?: number;
   /** Log everything (trace level) into `h.logs`, to check that no secret is ever logged. */
   captureLogs?: boolean;
+  /** Shorter migration checks for migration tests. */
+  migrationTiming?: Partial<MigrationTiming>;
 }
 
 export interface Harness {
@@ -135,6 +138,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     storeKind: options.memory ? 'memory' : 'redis',
     userAgent: 'ci-slack-test/0.0.0',
     ciOverrides: { backoff: { baseMs: 5, maxMs: 20 } },
+    ...(options.migrationTiming ? { migrationTiming: options.migrationTiming } : {}),
   });
   const app = await startSlackApp(services, 0);
   const baseUrl = `http://127.0.0.1:${app.port}`;
@@ -201,6 +205,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       await app.stop();
+      await services.migrations.stop();
       services.outbox.close();
       await services.realtime.close();
       await services.ci.close();

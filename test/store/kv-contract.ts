@@ -175,6 +175,34 @@ export function runKvContract(name: string, makeKv: MakeKv): void {
       assert.equal(await kv.deleteIfOwner('lease', 'me'), false);
     });
 
+    it('replaces a value only while it is still the expected one', async (t) => {
+      const { kv } = await makeKv(t);
+      assert.equal(await kv.replaceIfEquals('cas', 'a', 'b'), false, 'nothing to replace');
+      assert.equal(await kv.get('cas'), null, 'a failed replace creates nothing');
+      await kv.set('cas', 'a');
+      assert.equal(await kv.replaceIfEquals('cas', 'x', 'b'), false);
+      assert.equal(await kv.get('cas'), 'a');
+      assert.equal(await kv.replaceIfEquals('cas', 'a', 'b', LONG), true);
+      assert.equal(await kv.get('cas'), 'b');
+      assert.ok((await kv.pttl('cas')) > SHORT, 'the TTL given is set');
+      await kv.hset('hash', 'f', 'a');
+      await assert.rejects(kv.replaceIfEquals('hash', 'a', 'b'), { name: 'StoreUnavailableError' });
+    });
+
+    it('lets exactly one of many concurrent compare-and-set writers with the same expectation win', async (t) => {
+      const { kv, peer } = await makeKv(t);
+      const other = await peer();
+      await kv.set('cas-race', 'start');
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (i % 2 === 0 ? kv : other).replaceIfEquals('cas-race', 'start', `w-${i}`),
+        ),
+      );
+      const winners = results.flatMap((won, i) => (won ? [i] : []));
+      assert.equal(winners.length, 1);
+      assert.equal(await other.get('cas-race'), `w-${winners[0]}`);
+    });
+
     it('lets exactly one of many concurrent ifAbsent writers win', async (t) => {
       const { kv, peer } = await makeKv(t);
       const other = await peer();

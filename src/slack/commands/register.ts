@@ -4,12 +4,20 @@ import { chooseDeployment } from '../../ops/actor.js';
 import type { Services } from '../../services.js';
 import type { ChannelDefault } from '../../store/channel-defaults.js';
 import { StoreUnavailableError } from '../../store/kv.js';
-import { ackAtOnce, afterAck, createInteraction, guarded, reportFailure } from '../interaction.js';
+import {
+  ackAtOnce,
+  afterAck,
+  createInteraction,
+  guarded,
+  type Interaction,
+  reportFailure,
+} from '../interaction.js';
 import { parseRepoRef, type RepoRef } from '../refs.js';
 import { createReply } from '../reply.js';
 import type { CommandContext, CommandHandler } from './context.js';
 import { COMMAND_HANDLERS } from './handlers/index.js';
 import { type CommandName, errorText, type ParsedCommand, parseCommand } from './index.js';
+import { refusedAsMoved, repoChangedBy } from './read-only.js';
 
 export const SLASH_COMMAND = '/ci';
 
@@ -37,25 +45,35 @@ async function runCommand(
   respond: RespondFn,
   client: webApi.WebClient,
 ) {
-  const actor = { teamId: slash.team_id, userId: slash.user_id };
   const ix = createInteraction(services, client, {
-    actor,
+    actor: { teamId: slash.team_id, userId: slash.user_id },
     channelId: slash.channel_id,
     triggerId: slash.trigger_id,
     respond,
     logFields: { command: slash.text.split(/\s+/, 1)[0] ?? '' },
   });
+  await runCommandText(ix, slash.text);
+}
+
+/**
+ * Parses and runs `/ci <text>` as the interaction's user: a slash command, or a button that runs
+ * one again (on the deployment a repository moved to).
+ */
+export async function runCommandText(ix: Interaction, text: string): Promise<void> {
+  const { services, actor } = ix;
   const fallback = services.config.ci.defaultDeployment;
 
   let channelDefault: ChannelDefault | undefined;
   let storeError: unknown;
   try {
-    channelDefault = await services.channelDefaults.get(slash.team_id, slash.channel_id);
+    channelDefault = ix.channelId
+      ? await services.channelDefaults.get(actor.teamId, ix.channelId)
+      : undefined;
   } catch (error) {
     storeError = error;
   }
 
-  const parsed = parseCommand(slash.text, {
+  const parsed = parseCommand(text, {
     channelRepo: channelRepoRef(channelDefault),
     webUrls: webUrls(services),
   });
@@ -76,8 +94,18 @@ async function runCommand(
     command.deployment ?? (command.usedChannelRepo ? channelDefault?.deployment : undefined);
   await guarded(ix, { deployment: named ?? fallback, action: `run /ci ${command.name}` }, async () => {
     const deployment = await chooseDeployment(services, actor, named);
-    const ctx: CommandContext = { ...ix, deployment, text: slash.text };
-    await guarded(ix, { deployment, action: `run /ci ${command.name}` }, () => dispatch(ctx, command));
+    const changedRepo = repoChangedBy(command);
+    const ctx: CommandContext = {
+      ...ix,
+      deployment,
+      text,
+      commandText: text,
+      ...(changedRepo ? { changedRepo } : {}),
+    };
+    await guarded(ctx, { deployment, action: `run /ci ${command.name}` }, async () => {
+      if (changedRepo && (await refusedAsMoved(ctx, changedRepo))) return;
+      await dispatch(ctx, command);
+    });
   });
 }
 

@@ -3,6 +3,7 @@ import type { CiSession } from '../../ci/client.js';
 import type { Deployment } from '../../config.js';
 import type { Actor } from '../../ops/actor.js';
 import { NotLinkedError } from '../../ops/describe-error.js';
+import { movedTo } from '../../ops/moved-repos.js';
 import type { BuildOrJobRef } from '../../ops/references.js';
 import { resolveBuild, resolveJob } from '../../ops/resolve.js';
 import type { Services } from '../../services.js';
@@ -114,11 +115,13 @@ async function preview(
   const now = services.clock();
   if (ref.type === 'build') {
     const { build, commit, jobs, repo } = await resolveBuild(session, ref.ref);
+    const moved = await movedTo(services, site.deployment, repo);
     return buildCardBlocks(
-      { site, slug: repo.slug, build, commit, jobs, now },
+      { site, slug: repo.slug, build, commit, jobs, now, movedTo: moved && services.label(moved) },
       { maxJobs: PREVIEW_JOBS, maxText: PREVIEW_TEXT },
     );
   }
   const { job, commit, repo } = await resolveJob(session, ref.ref);
-  return jobCardBlocks({ site, slug: repo.slug, job, commit, now });
+  const moved = await movedTo(services, site.deployment, repo);
+  return jobCardBlocks({ site, slug: repo.slug, job, commit, now, movedTo: moved && services.label(moved) });
 }

@@ -42,6 +42,8 @@ export interface BuildCardInput {
   commit: Commit | undefined;
   jobs: Job[];
   now: Date;
+  /** The repository moved to this deployment ("travis-ci.com"): read-only here, so no Restart/Cancel. */
+  movedTo?: string | undefined;
 }
 
 export interface BuildCardOptions {
@@ -73,6 +75,7 @@ export function buildDetailMessage(input: BuildCardInput): SlackMessage {
 export function buildCardBlocks(input: BuildCardInput, options: BuildCardOptions = {}): Block[] {
   const { site, slug, build, now } = input;
   const interactive = options.interactive ?? true;
+  const controls = interactive && input.movedTo === undefined;
   const maxBlocks = options.maxBlocks ?? MAX_BLOCKS_PER_MESSAGE;
   const maxText = (options.maxText ?? MAX_TOTAL_BLOCK_TEXT - 500) - RESERVE_TEXT;
   const url = buildUrl(site, slug, build.id);
@@ -80,7 +83,8 @@ export function buildCardBlocks(input: BuildCardInput, options: BuildCardOptions
   const blocks: Block[] = [
     header(`${slug} #${build.number}`),
     section(summaryText(input)),
-    ...(interactive ? buildButtons(input) : []),
+    ...(controls ? buildButtons(input) : []),
+    ...(input.movedTo ? [context(`Moved to ${escapeMrkdwn(input.movedTo)}: read-only here.`)] : []),
     context(matrixText(input.jobs, url, site)),
   ];
   const ordered = orderJobs(input.jobs);
@@ -104,7 +108,7 @@ export function buildCardBlocks(input: BuildCardInput, options: BuildCardOptions
       ),
     );
   }
-  if (interactive) blocks.push(...jobMenus(site, build, shown));
+  if (controls) blocks.push(...jobMenus(site, build, shown));
   return blocks;
 }
 

@@ -3,7 +3,7 @@ import { ACTIONS } from '../ids.js';
 import type { Block } from '../reply.js';
 import { escapeMrkdwn, inlineCode, link } from '../text/escape.js';
 import { truncate } from '../text/truncate.js';
-import { actions, button, context, section } from './blocks.js';
+import { actions, type Button, button, context, section } from './blocks.js';
 import { jobLine } from './build-card.js';
 import { buildUrl, commitSubject, commitText } from './build-format.js';
 import type { Site } from './site.js';
@@ -17,6 +17,8 @@ export interface JobCardInput {
   job: Job;
   commit: Commit | undefined;
   now: Date;
+  /** The repository moved to this deployment ("travis-ci.com"): read-only here, so no Restart/Cancel. */
+  movedTo?: string | undefined;
 }
 
 export function jobCardText(input: JobCardInput): string {
@@ -38,17 +40,7 @@ export function jobCardBlocks(input: JobCardInput, options: { interactive?: bool
     blocks.push(
       ...actions([
         button(ACTIONS.showLog, 'Log', target, { suffix: String(job.id) }),
-        button(ACTIONS.restartJob, 'Restart job', target, { suffix: String(job.id) }),
-        button(ACTIONS.cancelJob, 'Cancel job', target, {
-          suffix: String(job.id),
-          style: 'danger',
-          confirm: {
-            title: 'Cancel this job?',
-            text: `Cancel job #${escapeMrkdwn(job.number)} of ${escapeMrkdwn(slug)}? It stops now.`,
-            confirm: 'Cancel job',
-            deny: 'Keep it running',
-          },
-        }),
+        ...(input.movedTo === undefined ? controlButtons(input) : []),
         button(
           ACTIONS.showBuild,
           'Build details',
@@ -59,4 +51,23 @@ export function jobCardBlocks(input: JobCardInput, options: { interactive?: bool
     );
   }
   return blocks;
+}
+
+/** "Restart job" and "Cancel job" (behind a confirm dialog); whoever clicks acts with their own account. */
+function controlButtons(input: JobCardInput): Button[] {
+  const { site, slug, job } = input;
+  const target = { d: site.deployment, id: job.id };
+  return [
+    button(ACTIONS.restartJob, 'Restart job', target, { suffix: String(job.id) }),
+    button(ACTIONS.cancelJob, 'Cancel job', target, {
+      suffix: String(job.id),
+      style: 'danger',
+      confirm: {
+        title: 'Cancel this job?',
+        text: `Cancel job #${escapeMrkdwn(job.number)} of ${escapeMrkdwn(slug)}? It stops now.`,
+        confirm: 'Cancel job',
+        deny: 'Keep it running',
+      },
+    }),
+  ];
 }
