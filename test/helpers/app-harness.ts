@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { startBackground } from '../../src/background.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import type { MigrationTiming } from '../../src/migration/runner.js';
@@ -8,7 +9,8 @@ import { type RunningSlackApp, startSlackApp } from '../../src/slack/app.js';
 import type { Kv } from '../../src/store/kv.js';
 import { MemoryKv } from '../../src/store/memory-kv.js';
 import { createRedis, RedisKv } from '../../src/store/redis-kv.js';
-import { type FakeCi, type FakeCiOptions, startFakeCi } from '../fakes/ci/index.js';
+import { type FakeCi, type FakeCiOptions, type PusherMessage, startFakeCi } from '../fakes/ci/index.js';
+import { type FakePusher, startFakePusher } from '../fakes/pusher-server.js';
 import { FAKE_IDENTITY, type FakeSlack, startFakeSlack } from '../fakes/slack/index.js';
 import { deleteUnder, REDIS_URL } from '../store/harness.js';
 import {
@@ -60,12 +62,19 @@ export interface HarnessOptions {
   captureLogs?: boolean;
   /** Shorter migration checks for migration tests. */
   migrationTiming?: Partial<MigrationTiming>;
+  /** A realtime (Pusher-protocol) server the fake CI announces in GET /config and signs for. */
+  pusher?: boolean;
+  /** Run the background work too (watcher, notifier, migrations), as main.ts does. */
+  background?: boolean;
+  /** Another app process on the same fakes and the same Redis namespace (a replica). */
+  replicaOf?: Harness;
 }
 
 export interface Harness {
   ci: FakeCi;
   orgCi: FakeCi | undefined;
   slack: FakeSlack;
+  pusher: FakePusher | undefined;
   services: Services;
   config: Config;
   kv: Kv;
@@ -100,13 +109,40 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const ci = await startFakeCi(options.fakeCi);
+interface SharedWorld {
+  ci: FakeCi;
+  orgCi: FakeCi | undefined;
+  slack: FakeSlack;
+  pusher: FakePusher | undefined;
+  namespace: string;
+}
+
+async function startWorld(options: HarnessOptions): Promise<SharedWorld> {
+  const pusher = options.pusher ? await startFakePusher() : undefined;
+  const realtime = pusher
+    ? {
+        pusher: {
+          key: pusher.key,
+          secret: pusher.secret,
+          host: '127.0.0.1',
+          port: pusher.port,
+          scheme: 'ws' as const,
+        },
+      }
+    : {};
+  const ci = await startFakeCi({ ...realtime, ...options.fakeCi });
   const orgCi = options.orgCi
     ? await startFakeCi({ deployment: 'org', ...(typeof options.orgCi === 'object' ? options.orgCi : {}) })
     : undefined;
   const slack = await startFakeSlack();
-  const namespace = `test:ci-slack:app:${randomUUID()}:`;
+  // What the fake CI announces (build and job events, log parts) reaches the realtime server.
+  if (pusher) ci.events.on('pusher', (m: PusherMessage) => pusher.trigger(m.channel, m.event, m.data));
+  return { ci, orgCi, slack, pusher, namespace: `test:ci-slack:app:${randomUUID()}:` };
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const world: SharedWorld = options.replicaOf ?? (await startWorld(options));
+  const { ci, orgCi, slack, pusher, namespace } = world;
   const logs: string[] = [];
   const logger = options.captureLogs
     ? createLogger('trace', { write: (line: string) => void logs.push(line) })
@@ -141,6 +177,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.migrationTiming ? { migrationTiming: options.migrationTiming } : {}),
   });
   const app = await startSlackApp(services, 0);
+  const background = options.background ? await startBackground(services) : undefined;
   const baseUrl = `http://127.0.0.1:${app.port}`;
   const eventsUrl = `${baseUrl}/slack/events`;
   const post = (body: string, contentType?: string) =>
@@ -150,6 +187,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ci,
     orgCi,
     slack,
+    pusher,
     services,
     config,
     kv,
@@ -205,12 +243,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       await app.stop();
+      await background?.stop();
       await services.migrations.stop();
       services.outbox.close();
       await services.realtime.close();
       await services.ci.close();
       await kv.close();
-      await Promise.all([ci.close(), orgCi?.close(), slack.close()]);
+      // A replica leaves the shared fakes and Redis namespace to the harness it joined.
+      if (options.replicaOf) return;
+      await Promise.all([ci.close(), orgCi?.close(), slack.close(), pusher?.close()]);
       if (!options.memory) await deleteUnder(namespace);
     },
   };
