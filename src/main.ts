@@ -1,3 +1,4 @@
+import { startBackground } from './background.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger } from './log.js';
 import { createServices } from './services.js';
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   const { kv, kind } = createKv(config, logger);
   const services = createServices({ config, logger, kv, storeKind: kind, userAgent: userAgent() });
   const running = await startSlackApp(services);
+  const background = await startBackground(services);
   logger.info({ port: running.port, mode: config.slack.mode, store: kind }, 'ci-slack is running');
 
   let stopping = false;
@@ -33,6 +35,8 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await running.stop();
+      // Followed logs stop without a final edit; their leases go, so another replica continues them.
+      await background.stop();
       // Final notification edits still queued are worth a few seconds.
       await services.outbox.drain(5_000);
       services.outbox.close();

@@ -5,6 +5,7 @@ import type { Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { deploymentLabel } from './ops/describe-error.js';
 import { RealtimeHub } from './realtime/hub.js';
+import { LogFollower, type LogFollowerOptions } from './realtime/log-follower.js';
 import { SlackOutbox } from './slack/outbox/index.js';
 import { BuildMessages } from './store/build-messages.js';
 import { ChannelDefaults } from './store/channel-defaults.js';
@@ -33,6 +34,8 @@ export interface Services {
   outbox: SlackOutbox;
   /** One realtime connection per CI deployment. */
   realtime: RealtimeHub;
+  /** Live log tails in Slack threads (`/ci logs --follow`); `start`ed by the background work. */
+  follower: LogFollower;
   metrics: Metrics;
   clock: () => Date;
   /** "travis-ci.com", "travis-ci.org" or the enterprise host. */
@@ -50,6 +53,8 @@ export interface ServiceDeps {
   ciOverrides?: Partial<ConstructorParameters<typeof CiClient>[0]>;
   /** Tests shorten realtime reconnect delays. */
   realtimeTiming?: ConstructorParameters<typeof RealtimeHub>[0]['timing'];
+  /** Tests shorten the log follower's timers. */
+  follower?: LogFollowerOptions;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -78,7 +83,7 @@ export function createServices(deps: ServiceDeps): Services {
     logger: logger.child({ component: 'outbox' }),
     budgets: config.slack.budgets,
   });
-  return {
+  const services: Omit<Services, 'follower'> = {
     config,
     logger,
     kv,
@@ -102,4 +107,5 @@ export function createServices(deps: ServiceDeps): Services {
       return settings ? deploymentLabel(settings.webUrl) : deployment;
     },
   };
+  return { ...services, follower: new LogFollower(services, deps.follower) };
 }

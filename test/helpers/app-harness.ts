@@ -187,6 +187,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       await app.stop();
+      await services.follower.stop();
       services.outbox.close();
       await services.realtime.close();
       await services.ci.close();
