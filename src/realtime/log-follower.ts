@@ -10,7 +10,7 @@ import type { Deployment } from '../config.js';
 import type { Logger } from '../log.js';
 import { type Actor, openSession } from '../ops/actor.js';
 import type { Services } from '../services.js';
-import type { FollowedJobView } from '../slack/views/follow.js';
+import { type FollowedJobView, type StopReason, stoppedTailMessage } from '../slack/views/follow.js';
 import { type FollowRecord, Follows, followId, followLeaseName } from '../store/follows.js';
 import { Leases } from '../store/leases.js';
 import { postTail, type TailPlacement } from './follow-placement.js';
@@ -160,6 +160,8 @@ export class LogFollower {
         teamId: actor.teamId,
         channelId,
         userId: actor.userId,
+        slug: view.slug,
+        jobNumber: job.number,
         startedAt: new Date().toISOString(),
       };
       if (!(await this.#follows.claim(record))) {
@@ -257,7 +259,7 @@ export class LogFollower {
     try {
       const token = await this.#services.accounts.token(record.teamId, record.userId, record.deployment);
       if (!token) {
-        await this.#abandon(record, `<@${record.userId}>, whose account read this log, is no longer linked`);
+        await this.#abandon(record, 'unlinked');
         return;
       }
       const session = this.#services.ci.session(record.deployment, token);
@@ -276,7 +278,7 @@ export class LogFollower {
       if (isFinished(job.state)) followed.jobChecked(job);
     } catch (error) {
       if (error instanceof CiError && !error.transient) {
-        await this.#abandon(record, 'the job can no longer be read with the account that followed it');
+        await this.#abandon(record, 'no_access');
       } else {
         this.#log.warn({ err: error, follow: record.id }, 'could not continue a follow; trying later');
         await this.#leases.release(followLeaseName(record.id)).catch(() => false);
@@ -301,13 +303,23 @@ export class LogFollower {
   }
 
   /** Tells the thread the follow stopped (when there is a message) and forgets it. */
-  async #abandon(record: FollowRecord, reason: string): Promise<void> {
+  async #abandon(record: FollowRecord, reason: StopReason['kind']): Promise<void> {
     this.#log.info({ follow: record.id, reason }, 'abandoning a follow');
     if (record.messageTs !== undefined) {
-      const site = this.#site(record.deployment);
-      const text = `:double_vertical_bar: Stopped following this job's log: ${reason}. ${site.label} has the whole log.`;
+      const view = {
+        site: this.#site(record.deployment),
+        slug: record.slug,
+        job: { id: record.jobId, number: record.jobNumber },
+      };
+      const { teamId, channelId: channel, messageTs: ts } = record;
       await this.#services.outbox
-        .update({ teamId: record.teamId, channel: record.channelId, ts: record.messageTs, text, final: true })
+        .update({
+          teamId,
+          channel,
+          ts,
+          ...stoppedTailMessage(view, { kind: reason, userId: record.userId }),
+          final: true,
+        })
         .catch((error: unknown) => this.#log.warn({ err: error }, 'could not say that a follow stopped'));
     }
     await this.#forget(record.id);

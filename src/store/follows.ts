@@ -18,6 +18,9 @@ export interface FollowRecord {
   channelId: string;
   /** The Slack user whose linked CI token reads the job (the one who asked). */
   userId: string;
+  /** How messages name the job: `owner/name` and `123.2`. */
+  slug: string;
+  jobNumber: string;
   /** The message the tail is threaded under (the build's notification, or our own parent line). */
   threadTs?: string;
   /** The tail message itself; absent until it was posted. */
@@ -36,6 +39,8 @@ const recordSchema = z.object({
   teamId: slackId,
   channelId: slackId,
   userId: slackId,
+  slug: z.string().min(1).max(300),
+  jobNumber: z.string().min(1).max(40),
   threadTs: ts.optional(),
   messageTs: ts.optional(),
   startedAt: z.string(),

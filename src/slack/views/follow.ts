@@ -60,11 +60,15 @@ export function finalTailMessage(view: FollowedJobView, lines: string[], timing:
   return { text: `${ended} · ${fullLog(view)}\n${logBody(lines)}` };
 }
 
-/** The follow ended before the job did (the follower's account was unlinked, or it lost access). */
-export function stoppedTailMessage(view: FollowedJobView, lines: string[], reason: string): SlackMessage {
-  return {
-    text: `:double_vertical_bar: *Stopped following ${jobName(view)}*: ${escapeMrkdwn(reason)} · ${fullLog(view)}\n${logBody(lines)}`,
-  };
+/** Why a follow ended before its job: the account reading it was unlinked, or lost access. */
+export type StopReason = { kind: 'unlinked' | 'no_access'; userId: string };
+
+export function stoppedTailMessage(view: FollowedJobView, reason: StopReason): SlackMessage {
+  const why =
+    reason.kind === 'unlinked'
+      ? `<@${reason.userId}>, whose account read this log, is no longer linked`
+      : `the account of <@${reason.userId}> can no longer read this job`;
+  return { text: `:double_vertical_bar: *Stopped following ${jobName(view)}*: ${why}. ${fullLog(view)}` };
 }
 
 function durationSeconds(timing: JobTiming): number | undefined {
