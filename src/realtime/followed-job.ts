@@ -69,6 +69,9 @@ export class FollowedJob {
   #unsubscribe: Array<() => void> = [];
   #lastText: string;
   #lastEditAt = Number.NEGATIVE_INFINITY;
+  /** An edit was handed to the outbox and has not reached Slack yet. */
+  #editing = false;
+  #changedWhileEditing = false;
   #editTimer: NodeJS.Timeout | undefined;
   #gapTimer: NodeJS.Timeout | undefined;
   #pollTimer: NodeJS.Timeout | undefined;
@@ -280,8 +283,18 @@ export class FollowedJob {
     }, this.#owner.timing.gapWaitMs);
   }
 
+  /**
+   * Something changed: edit once `updateIntervalMs` has passed since the last edit reached Slack.
+   * Counting from its arrival rather than its sending means that many tails never pile edits up in
+   * the outbox (a queued edit only waits for its turn once), and that tails which all changed at once
+   * spread out by themselves over the following intervals.
+   */
   #changed(): void {
     if (!this.#active || this.#editTimer !== undefined) return;
+    if (this.#editing) {
+      this.#changedWhileEditing = true;
+      return;
+    }
     const wait = Math.max(0, this.#lastEditAt + this.#owner.timing.updateIntervalMs - Date.now());
     this.#editTimer = setTimeout(() => this.#edit(), wait);
   }
@@ -292,16 +305,26 @@ export class FollowedJob {
     const message = liveTailMessage(this.view, this.#tail.lines(), this.#job.state);
     if (message.text === this.#lastText) return;
     this.#lastText = message.text;
-    this.#lastEditAt = Date.now();
-    this.#owner.outbox.update({ ...this.#target(), ...message }).catch((error: unknown) => {
-      if (isGone(error)) {
-        this.#log.info({ code: (error as SlackOutboxError).code }, 'a followed log lost its message');
-        this.#deactivate();
-        this.#owner.ended(this, 'gone');
-      } else if (!isClosed(error)) {
-        this.#log.warn({ err: error }, 'an edit of a followed log failed');
-      }
-    });
+    this.#editing = true;
+    this.#owner.outbox
+      .update({ ...this.#target(), ...message })
+      .catch((error: unknown) => {
+        if (isGone(error)) {
+          this.#log.info({ code: (error as SlackOutboxError).code }, 'a followed log lost its message');
+          this.#deactivate();
+          this.#owner.ended(this, 'gone');
+        } else if (!isClosed(error)) {
+          this.#log.warn({ err: error }, 'an edit of a followed log failed');
+        }
+      })
+      .finally(() => {
+        this.#editing = false;
+        this.#lastEditAt = Date.now();
+        if (this.#changedWhileEditing) {
+          this.#changedWhileEditing = false;
+          this.#changed();
+        }
+      });
   }
 
   #target() {
