@@ -79,6 +79,8 @@ export class FollowedJob {
   #fetching: Promise<void> | undefined;
   #fetchAgain = false;
   #ending: Promise<void> | undefined;
+  /** A realtime part came since the owner's last REST check. */
+  #heardSinceCheck = false;
 
   constructor(
     owner: FollowOwner,
@@ -147,7 +149,11 @@ export class FollowedJob {
       // Logs trail the job's state: give the final part a moment after one more REST read.
       this.#graceTimer = setTimeout(() => void this.finish(), this.#owner.timing.finishGraceMs);
       void this.catchUp();
+    } else if (!this.#heardSinceCheck) {
+      // Realtime said nothing since the last check: make sure nothing was lost on the way.
+      void this.catchUp();
     }
+    this.#heardSinceCheck = false;
   }
 
   /**
@@ -245,6 +251,7 @@ export class FollowedJob {
       return;
     }
     const { number, _log, content, final } = parsed.data;
+    this.#heardSinceCheck = true;
     this.#add({ number, content: _log ?? content ?? '', final: final === true });
   }
 

@@ -62,6 +62,8 @@ export type FollowOutcome =
 
 /** Jobs asked about in one GET /jobs?ids[]=… */
 const CHECK_BATCH = 50;
+/** Orphaned follows resumed at once (each reads its job and parts over REST first). */
+const ADOPT_CONCURRENCY = 16;
 /** Repository privacy is remembered for this many repositories at most. */
 const PRIVACY_CACHE_MAX = 10_000;
 
@@ -238,8 +240,9 @@ export class LogFollower {
   }
 
   async #adoptOrphans(): Promise<void> {
+    const resuming = new Set<Promise<void>>();
     for (const id of await this.#follows.ids()) {
-      if (this.#stopped || this.#load() >= this.#timing.maxFollowedJobs) return;
+      if (this.#stopped || this.#load() >= this.#timing.maxFollowedJobs) break;
       if (this.#active.has(id) || this.#starting.has(id)) continue;
       if (!(await this.#leases.acquire(followLeaseName(id), this.#timing.leaseTtlMs))) continue;
       const record = await this.#follows.get(id);
@@ -248,8 +251,12 @@ export class LogFollower {
         continue;
       }
       this.#log.info({ follow: id }, 'continuing a follow whose owner stopped');
-      await this.#resume(record);
+      // #resume counts against the cap from its first line on, so the check above stays right.
+      const resume = this.#resume(record).finally(() => resuming.delete(resume));
+      resuming.add(resume);
+      if (resuming.size >= ADOPT_CONCURRENCY) await Promise.race(resuming);
     }
+    await Promise.all(resuming);
   }
 
   /** Continues a recorded follow whose lease this process holds. */

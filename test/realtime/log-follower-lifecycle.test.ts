@@ -153,6 +153,24 @@ describe('LogFollower: limits, restarts and replicas', () => {
     await follower.stop();
   });
 
+  it('reads REST when realtime stayed quiet for a whole check, so a lost last part still shows', async () => {
+    const follower = w.follower({ ownerId: 'quiet', timing: { jobCheckIntervalMs: 150 } });
+    const { jobId } = w.runningJob();
+    const placement = placementOf(
+      await follower.follow({ deployment: 'com', jobId, actor: RKH, channelId: 'C0QUIET' }),
+    );
+    await w.pusher.waitForSubscription(`job-${jobId}`);
+    w.ci.state.appendLogPart(jobId, 'heard live\n', { number: 0 });
+    await w.edit(placement.messageTs, /heard live\n```$/);
+    w.ci.state.getLog(jobId)?.parts.push({ number: 1, content: 'never announced\n', final: false });
+    await w.edit(placement.messageTs, /heard live\nnever announced\n```$/);
+    w.ci.state.updateJob(jobId, { state: 'passed' });
+    w.ci.state.appendLogPart(jobId, 'end\n', { number: 2, final: true });
+    await w.finalEdit(placement.messageTs);
+    await waitUntil(() => follower.size === 0, 'the follow to end');
+    await follower.stop();
+  });
+
   it('stops a follow whose message was deleted, and forgets it', async () => {
     const follower = w.follower({ ownerId: 'deleted' });
     const { jobId } = w.runningJob();
