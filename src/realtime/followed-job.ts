@@ -10,6 +10,7 @@ import { MESSAGE_ERRORS } from '../slack/outbox/errors.js';
 import { type SlackOutbox, SlackOutboxError } from '../slack/outbox/index.js';
 import { type FollowedJobView, finalTailMessage, liveTailMessage } from '../slack/views/follow.js';
 import type { FollowRecord } from '../store/follows.js';
+import { EditSchedule } from './edit-schedule.js';
 import { type RealtimeHub, RealtimeUnavailableError } from './hub.js';
 
 /** How a followed job's tail moves; every value in milliseconds. */
@@ -55,9 +56,10 @@ const logEvent = z.looseObject({
 /**
  * One followed job in one channel: the last lines of its log (LiveTail: parts in any order,
  * duplicates ignored), kept current from realtime `job:log` events, and from REST whenever parts
- * may have been missed (at the start, after a reconnect, when a hole does not fill, and when the
- * job ends); its tail message is edited at most once per `updateIntervalMs`, and only when its text
- * changed. Without realtime it polls the REST parts instead.
+ * may have been missed (at the start, after a reconnect, when a hole does not fill, when realtime
+ * stayed quiet, and when the job ends); its tail message is edited at most once per
+ * `updateIntervalMs` (see EditSchedule), and only when its text changed. Without realtime it polls
+ * the REST parts instead.
  */
 export class FollowedJob {
   readonly #owner: FollowOwner;
@@ -68,7 +70,7 @@ export class FollowedJob {
   #active = true;
   #unsubscribe: Array<() => void> = [];
   #lastText: string;
-  #lastEditAt = Number.NEGATIVE_INFINITY;
+  readonly #schedule: EditSchedule;
   /** An edit was handed to the outbox and has not reached Slack yet. */
   #editing = false;
   #changedWhileEditing = false;
@@ -94,6 +96,7 @@ export class FollowedJob {
     this.#owner = owner;
     this.#job = job;
     this.#lastText = shownText;
+    this.#schedule = new EditSchedule(owner.timing.updateIntervalMs, Date.now());
     this.#log = owner.logger.child({ follow: record.id });
   }
 
@@ -291,10 +294,9 @@ export class FollowedJob {
   }
 
   /**
-   * Something changed: edit once `updateIntervalMs` has passed since the last edit reached Slack.
-   * Counting from its arrival rather than its sending means that many tails never pile edits up in
-   * the outbox (a queued edit only waits for its turn once), and that tails which all changed at once
-   * spread out by themselves over the following intervals.
+   * Something changed: edit at the next time the schedule allows (at most one edit per
+   * `updateIntervalMs`, on this tail's own grid), and not before the previous edit reached Slack, so
+   * that a tail never has more than one edit waiting in the outbox.
    */
   #changed(): void {
     if (!this.#active || this.#editTimer !== undefined) return;
@@ -302,16 +304,18 @@ export class FollowedJob {
       this.#changedWhileEditing = true;
       return;
     }
-    const wait = Math.max(0, this.#lastEditAt + this.#owner.timing.updateIntervalMs - Date.now());
-    this.#editTimer = setTimeout(() => this.#edit(), wait);
+    const now = Date.now();
+    const at = this.#schedule.nextAt(now);
+    this.#editTimer = setTimeout(() => this.#edit(at), at - now);
   }
 
-  #edit(): void {
+  #edit(slot: number): void {
     this.#editTimer = undefined;
     if (!this.#active) return;
     const message = liveTailMessage(this.view, this.#tail.lines(), this.#job.state);
     if (message.text === this.#lastText) return;
     this.#lastText = message.text;
+    this.#schedule.sent(slot);
     this.#editing = true;
     this.#owner.outbox
       .update({ ...this.#target(), ...message })
@@ -326,7 +330,6 @@ export class FollowedJob {
       })
       .finally(() => {
         this.#editing = false;
-        this.#lastEditAt = Date.now();
         if (this.#changedWhileEditing) {
           this.#changedWhileEditing = false;
           this.#changed();
