@@ -2,6 +2,8 @@
  * The measured process of bench/follow.ts: the app's services and log follower, nothing else,
  * configured through the environment like the real app. Started by the benchmark; not run by hand.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { loadConfig } from '../src/config.js';
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
         return;
       }
       case 'mark':
+        if (process.env.BENCH_DIAGNOSE === 'allocations') await startAllocationSampling();
         markCpu = process.cpuUsage();
         markAt = performance.now();
         loopDelay.reset();
@@ -106,7 +109,8 @@ async function main(): Promise<void> {
         return;
       case 'report':
         send({ type: 'report', report: report() });
-        if (process.env.BENCH_DIAGNOSE) diagnose();
+        if (process.env.BENCH_DIAGNOSE === 'allocations') await stopAllocationSampling();
+        else if (process.env.BENCH_DIAGNOSE) diagnose();
         return;
       case 'stop':
         await services.follower.stop({ handOver: false });
@@ -118,6 +122,30 @@ async function main(): Promise<void> {
     }
   });
   send({ type: 'ready' });
+}
+
+const inspector = new Session();
+const post = (method: string, params?: object) =>
+  new Promise<unknown>((resolve, reject) =>
+    inspector.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+
+/** BENCH_DIAGNOSE=allocations: where the objects that outlive young-generation collections come from. */
+async function startAllocationSampling(): Promise<void> {
+  inspector.connect();
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false,
+  });
+}
+
+async function stopAllocationSampling(): Promise<void> {
+  const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+  const path = `allocations-${process.pid}.heapprofile`;
+  writeFileSync(path, JSON.stringify(profile));
+  console.error(`allocation profile: ${path}`);
 }
 
 /** BENCH_DIAGNOSE=1 (with --expose-gc): what stays on the heap after a full collection. */

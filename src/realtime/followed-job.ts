@@ -117,11 +117,11 @@ export class FollowedJob {
     return this.#tail.highestContiguous;
   }
 
-  /** Listens for live parts, then reads the parts that exist over REST. */
+  /** Listens for live parts, then reads the parts that exist over REST and shows them at once. */
   async begin(): Promise<void> {
     await this.#listen();
     await this.catchUp();
-    this.#changed();
+    if (this.#editTimer === undefined && !this.#editing) this.#edit(Date.now());
   }
 
   /** Fetches the parts over REST (one fetch at a time; a request during one runs once after it). */
