@@ -71,9 +71,6 @@ export class FollowedJob {
   #unsubscribe: Array<() => void> = [];
   #lastText: string;
   readonly #schedule: EditSchedule;
-  /** An edit was handed to the outbox and has not reached Slack yet. */
-  #editing = false;
-  #changedWhileEditing = false;
   #editTimer: NodeJS.Timeout | undefined;
   #gapTimer: NodeJS.Timeout | undefined;
   #pollTimer: NodeJS.Timeout | undefined;
@@ -121,7 +118,7 @@ export class FollowedJob {
   async begin(): Promise<void> {
     await this.#listen();
     await this.catchUp();
-    if (this.#editTimer === undefined && !this.#editing) this.#edit(Date.now());
+    if (this.#editTimer === undefined) this.#edit(Date.now());
   }
 
   /** Fetches the parts over REST (one fetch at a time; a request during one runs once after it). */
@@ -295,15 +292,11 @@ export class FollowedJob {
 
   /**
    * Something changed: edit at the next time the schedule allows (at most one edit per
-   * `updateIntervalMs`, on this tail's own grid), and not before the previous edit reached Slack, so
-   * that a tail never has more than one edit waiting in the outbox.
+   * `updateIntervalMs`, on this tail's own grid). An edit still waiting in the outbox when the next
+   * one goes is replaced by it in place, so what reaches Slack is always the newest tail.
    */
   #changed(): void {
     if (!this.#active || this.#editTimer !== undefined) return;
-    if (this.#editing) {
-      this.#changedWhileEditing = true;
-      return;
-    }
     const now = Date.now();
     const at = this.#schedule.nextAt(now);
     this.#editTimer = setTimeout(() => this.#edit(at), at - now);
@@ -316,25 +309,15 @@ export class FollowedJob {
     if (message.text === this.#lastText) return;
     this.#lastText = message.text;
     this.#schedule.sent(slot);
-    this.#editing = true;
-    this.#owner.outbox
-      .update({ ...this.#target(), ...message })
-      .catch((error: unknown) => {
-        if (isGone(error)) {
-          this.#log.info({ code: (error as SlackOutboxError).code }, 'a followed log lost its message');
-          this.#deactivate();
-          this.#owner.ended(this, 'gone');
-        } else if (!isClosed(error)) {
-          this.#log.warn({ err: error }, 'an edit of a followed log failed');
-        }
-      })
-      .finally(() => {
-        this.#editing = false;
-        if (this.#changedWhileEditing) {
-          this.#changedWhileEditing = false;
-          this.#changed();
-        }
-      });
+    this.#owner.outbox.update({ ...this.#target(), ...message }).catch((error: unknown) => {
+      if (isGone(error)) {
+        this.#log.info({ code: (error as SlackOutboxError).code }, 'a followed log lost its message');
+        this.#deactivate();
+        this.#owner.ended(this, 'gone');
+      } else if (!isClosed(error)) {
+        this.#log.warn({ err: error }, 'an edit of a followed log failed');
+      }
+    });
   }
 
   #target() {
