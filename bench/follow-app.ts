@@ -40,8 +40,9 @@ async function main(): Promise<void> {
   let markCpu = process.cpuUsage();
   let markAt = performance.now();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  const peaks = { queued: 0, inFlight: 0, oldestQueuedMs: 0 };
+  const peaks = { queued: 0, inFlight: 0, oldestQueuedMs: 0, rss: 0 };
   setInterval(() => {
+    peaks.rss = Math.max(peaks.rss, process.memoryUsage.rss());
     const stats = services.outbox.stats();
     peaks.queued = Math.max(peaks.queued, stats.queued);
     peaks.inFlight = Math.max(peaks.inFlight, stats.inFlight);
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
       cpuSystemMs: cpu.system / 1000,
       wallMs: performance.now() - markAt,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
+      windowPeakRssMb: peaks.rss / 2 ** 20,
       rssMb: memory.rss / 2 ** 20,
       heapUsedMb: memory.heapUsed / 2 ** 20,
       heapTotalMb: memory.heapTotal / 2 ** 20,
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
         markAt = performance.now();
         loopDelay.reset();
         loopDelay.enable();
-        Object.assign(peaks, { queued: 0, inFlight: 0, oldestQueuedMs: 0 });
+        Object.assign(peaks, { queued: 0, inFlight: 0, oldestQueuedMs: 0, rss: 0 });
         return;
       case 'report':
         send({ type: 'report', report: report() });

@@ -21,6 +21,8 @@ export interface AppReport {
   wallMs: number;
   /** Peak resident set size of the app process over its whole life, in MB. */
   peakRssMb: number;
+  /** The highest RSS sampled (every 250 ms) since `mark`, in MB. */
+  windowPeakRssMb: number;
   /** RSS now, in MB, and the V8 heap in use. */
   rssMb: number;
   heapUsedMb: number;

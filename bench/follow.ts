@@ -368,6 +368,7 @@ async function main(): Promise<void> {
         oldestQueuedMs: report.peakOldestQueuedMs,
       },
       peakRssMb: report.peakRssMb,
+      windowPeakRssMb: report.windowPeakRssMb,
       rssMbAtEnd: report.rssMb,
       heapUsedMb: report.heapUsedMb,
       heapTotalMb: report.heapTotalMb,
