@@ -105,15 +105,6 @@ export class FollowedJob {
     return this.record.deployment;
   }
 
-  get active(): boolean {
-    return this.#active;
-  }
-
-  /** The newest part folded into the tail (-1 before any). */
-  get highestPart(): number {
-    return this.#tail.highestContiguous;
-  }
-
   /** Listens for live parts, then reads the parts that exist over REST and shows them at once. */
   async begin(): Promise<void> {
     await this.#listen();

@@ -2,70 +2,36 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { CiSession } from '../ci/client.js';
 import { CiError } from '../ci/errors.js';
-import { getJob, listJobs } from '../ci/jobs.js';
-import { getV3Repository } from '../ci/migration.js';
+import { getJob } from '../ci/jobs.js';
 import { getRepo } from '../ci/repos.js';
 import { isFinished, type Job } from '../ci/schemas.js';
 import type { Deployment } from '../config.js';
 import type { Logger } from '../log.js';
-import { type Actor, openSession } from '../ops/actor.js';
-import type { Services } from '../services.js';
+import { openSession } from '../ops/actor.js';
 import { type FollowedJobView, type StopReason, stoppedTailMessage } from '../slack/views/follow.js';
 import { type FollowRecord, Follows, followId, followLeaseName } from '../store/follows.js';
 import { Leases } from '../store/leases.js';
+import { checkFollowedJobs, RepoPrivacy } from './follow-checks.js';
 import { postTail, type TailPlacement } from './follow-placement.js';
-import { FollowedJob, type FollowOwner, type FollowTiming } from './followed-job.js';
+import type {
+  FollowerServices,
+  FollowerTiming,
+  FollowOutcome,
+  FollowRequest,
+  LogFollowerOptions,
+} from './follow-types.js';
+import { FollowedJob, type FollowOwner } from './followed-job.js';
 
-export type FollowerServices = Pick<
-  Services,
-  'config' | 'logger' | 'kv' | 'ci' | 'accounts' | 'outbox' | 'realtime' | 'buildMessages' | 'label'
->;
+export type {
+  FollowerServices,
+  FollowerTiming,
+  FollowOutcome,
+  FollowRequest,
+  LogFollowerOptions,
+} from './follow-types.js';
 
-export interface FollowerTiming extends FollowTiming {
-  /** Followed jobs one process holds at most (MAX_FOLLOWED_JOBS). */
-  maxFollowedJobs: number;
-  /** A follow's lease (LEASE_TTL_MS): when its owner stops renewing, another process continues it. */
-  leaseTtlMs: number;
-  renewIntervalMs: number;
-  /** How often follows whose owner vanished are looked for (and once at `start`). */
-  scanIntervalMs: number;
-  /** How often REST is asked whether followed jobs finished (a safety net under realtime). */
-  jobCheckIntervalMs: number;
-}
-
-export interface LogFollowerOptions {
-  /** This process in lease keys; default hostname, pid and a random part. */
-  ownerId?: string;
-  timing?: Partial<FollowerTiming>;
-}
-
-export interface FollowRequest {
-  deployment: Deployment;
-  jobId: number;
-  /** Who asks: their linked token reads the job, and keeps reading it while it is followed. */
-  actor: Actor;
-  channelId: string;
-  /** Thread the tail under this message; default the build's message in the channel, or a new line. */
-  threadTs?: string;
-}
-
-export type FollowOutcome =
-  | { kind: 'started'; view: FollowedJobView; placement: TailPlacement }
-  | {
-      kind: 'already';
-      view: FollowedJobView;
-      /** Where the existing tail is; absent while it is still being posted. */
-      placement?: TailPlacement;
-    }
-  | { kind: 'finished'; view: FollowedJobView; state: string }
-  | { kind: 'at_capacity'; max: number };
-
-/** Jobs asked about in one GET /jobs?ids[]=… */
-const CHECK_BATCH = 50;
 /** Orphaned follows resumed at once (each reads its job and parts over REST first). */
 const ADOPT_CONCURRENCY = 16;
-/** Repository privacy is remembered for this many repositories at most. */
-const PRIVACY_CACHE_MAX = 10_000;
 
 /**
  * Follows running jobs live in Slack threads, one `FollowedJob` per job and channel. Each follow
@@ -84,7 +50,7 @@ export class LogFollower {
   /** Follows being set up or resumed: they count against the cap and are not adopted twice. */
   readonly #starting = new Set<string>();
   readonly #reconnectWatches = new Map<Deployment, Promise<() => void>>();
-  readonly #privacy = new Map<string, boolean>();
+  readonly #privacy: RepoPrivacy;
   readonly #timers: NodeJS.Timeout[] = [];
   #timersRunning = false;
   #scanTimer: NodeJS.Timeout | undefined;
@@ -109,6 +75,7 @@ export class LogFollower {
     };
     this.#services = services;
     this.#log = services.logger.child({ component: 'log-follower' });
+    this.#privacy = new RepoPrivacy(this.#log);
     this.#follows = new Follows(services.kv);
     const ownerId = options.ownerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.#leases = new Leases(services.kv, ownerId);
@@ -117,7 +84,7 @@ export class LogFollower {
       realtime: services.realtime,
       logger: this.#log,
       timing: this.#timing,
-      repoIsPrivate: (session, repositoryId) => this.#repoIsPrivate(session, repositoryId),
+      repoIsPrivate: (session, repositoryId) => this.#privacy.isPrivate(session, repositoryId),
       watchReconnects: (deployment) => this.#watchReconnects(deployment),
       ended: (job, how) => void this.#ended(job, how),
     };
@@ -378,33 +345,8 @@ export class LogFollower {
     );
   }
 
-  /** Asks REST about every followed job (batched per user), so a missed final part still ends it. */
-  async #checkJobs(): Promise<void> {
-    const groups = new Map<string, FollowedJob[]>();
-    for (const followed of this.#active.values()) {
-      const { deployment, teamId, userId } = followed.record;
-      const key = `${deployment}\n${teamId}\n${userId}`;
-      groups.set(key, [...(groups.get(key) ?? []), followed]);
-    }
-    await Promise.all(
-      [...groups.values()].map(async (group) => {
-        const first = group[0];
-        if (!first) return;
-        for (let start = 0; start < group.length; start += CHECK_BATCH) {
-          const batch = group.slice(start, start + CHECK_BATCH);
-          try {
-            const { jobs } = await listJobs(first.session, { ids: batch.map((f) => f.record.jobId) });
-            const byId = new Map(jobs.map((job) => [job.id, job]));
-            for (const followed of batch) {
-              const job = byId.get(followed.record.jobId);
-              if (job) followed.jobChecked(job);
-            }
-          } catch (error) {
-            this.#log.warn({ err: error }, 'could not check followed jobs');
-          }
-        }
-      }),
-    );
+  #checkJobs(): Promise<void> {
+    return checkFollowedJobs(this.#active.values(), this.#log);
   }
 
   #watchReconnects(deployment: Deployment): void {
@@ -417,22 +359,6 @@ export class LogFollower {
     });
     watch.catch(() => this.#reconnectWatches.delete(deployment));
     this.#reconnectWatches.set(deployment, watch);
-  }
-
-  async #repoIsPrivate(session: CiSession, repositoryId: number): Promise<boolean | undefined> {
-    const key = `${session.deployment.name}:${repositoryId}`;
-    const known = this.#privacy.get(key);
-    if (known !== undefined) return known;
-    try {
-      const repo = await getV3Repository(session, repositoryId);
-      if (repo.private === undefined) return undefined;
-      if (this.#privacy.size >= PRIVACY_CACHE_MAX) this.#privacy.clear();
-      this.#privacy.set(key, repo.private);
-      return repo.private;
-    } catch (error) {
-      this.#log.debug({ err: error, repositoryId }, 'could not tell whether a repository is private');
-      return undefined;
-    }
   }
 
   async #view(session: CiSession, deployment: Deployment, job: Job): Promise<FollowedJobView> {
