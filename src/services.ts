@@ -6,6 +6,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { MigrationRunner, type MigrationTiming } from './migration/runner.js';
 import { deploymentLabel } from './ops/describe-error.js';
 import { RealtimeHub } from './realtime/hub.js';
+import { LogFollower, type LogFollowerOptions } from './realtime/log-follower.js';
 import { SlackOutbox } from './slack/outbox/index.js';
 import { WorkLimiter } from './slack/work-limiter.js';
 import { BuildMessages } from './store/build-messages.js';
@@ -39,6 +40,8 @@ export interface Services {
   work: WorkLimiter;
   /** Migration batches driven in the background (`/ci migrate`); `start`ed by main.ts. */
   migrations: MigrationRunner;
+  /** Live log tails in Slack threads (`/ci logs --follow`); `start`ed by the background work. */
+  follower: LogFollower;
   metrics: Metrics;
   clock: () => Date;
   /** "travis-ci.com", "travis-ci.org" or the enterprise host. */
@@ -65,6 +68,8 @@ export interface ServiceDeps {
   realtimeTiming?: ConstructorParameters<typeof RealtimeHub>[0]['timing'];
   /** Tests shorten the migration runner's checks and sweeps. */
   migrationTiming?: Partial<MigrationTiming>;
+  /** Tests shorten the log follower's timers. */
+  follower?: LogFollowerOptions;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -93,7 +98,9 @@ export function createServices(deps: ServiceDeps): Services {
     logger: logger.child({ component: 'outbox' }),
     budgets: config.slack.budgets,
   });
-  const services: Services = {
+  // Parts that need the finished whole (the migration runner) read it through `full` once they run.
+  let full: Services;
+  const services: Omit<Services, 'follower'> = {
     config,
     logger,
     kv,
@@ -111,8 +118,7 @@ export function createServices(deps: ServiceDeps): Services {
       logger,
       ...(deps.realtimeTiming ? { timing: deps.realtimeTiming } : {}),
     }),
-    // Reads `services` only once it runs, after this object is complete.
-    migrations: new MigrationRunner(() => services, deps.migrationTiming),
+    migrations: new MigrationRunner(() => full, deps.migrationTiming),
     metrics,
     clock,
     label(deployment) {
@@ -120,5 +126,6 @@ export function createServices(deps: ServiceDeps): Services {
       return settings ? deploymentLabel(settings.webUrl) : deployment;
     },
   };
-  return services;
+  full = { ...services, follower: new LogFollower(services, deps.follower) };
+  return full;
 }

@@ -38,7 +38,7 @@ export interface ActorSession {
 
 /** A CI session with the actor's own token for that deployment; NotLinkedError when there is none. */
 export async function openSession(
-  services: Services,
+  services: Pick<Services, 'accounts' | 'ci'>,
   actor: Actor,
   deployment: Deployment,
 ): Promise<ActorSession> {

@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { Services } from '../services.js';
 import { registerAccountActions } from './actions/account.js';
 import { registerBuildActions } from './actions/builds.js';
+import { registerFollowActions } from './actions/follow.js';
 import { registerKeyActions } from './actions/keys.js';
 import { registerMigrationActions } from './actions/migration.js';
 import { registerRepoActions } from './actions/repos.js';
@@ -23,6 +24,7 @@ export function registerListeners(app: App, services: Services): void {
   // Buttons
   registerAccountActions(app, services);
   registerBuildActions(app, services);
+  registerFollowActions(app, services);
   registerRepoActions(app, services);
   registerKeyActions(app, services);
   registerMigrationActions(app, services);

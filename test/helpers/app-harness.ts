@@ -245,6 +245,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await app.stop();
       await background?.stop();
       await services.migrations.stop();
+      await services.follower.stop();
       services.outbox.close();
       await services.realtime.close();
       await services.ci.close();

@@ -91,15 +91,16 @@ export function buildCardBlocks(input: BuildCardInput, options: BuildCardOptions
   const shown: Job[] = [];
   let used = blocks.reduce((n, b) => n + blockTextLength(b), 0);
   // Room for the note and the menus' block after the jobs.
-  const blocksForJobs = maxBlocks - blocks.length - 2;
+  let blocksForJobs = maxBlocks - blocks.length - 2;
   for (const job of ordered) {
-    if (shown.length >= Math.min(options.maxJobs ?? DEFAULT_MAX_JOBS, blocksForJobs)) break;
-    const block = jobBlock(site, slug, job, now, interactive);
-    const cost = blockTextLength(block) + (interactive ? OPTION_TEXT_MAX : 0);
-    if (used + cost > maxText) break;
-    blocks.push(block);
+    if (shown.length >= (options.maxJobs ?? DEFAULT_MAX_JOBS)) break;
+    const jobBlocks = jobBlock(site, slug, job, now, interactive);
+    const cost = jobBlocks.reduce((n, b) => n + blockTextLength(b), 0) + (interactive ? OPTION_TEXT_MAX : 0);
+    if (jobBlocks.length > blocksForJobs || used + cost > maxText) break;
+    blocks.push(...jobBlocks);
     shown.push(job);
     used += cost;
+    blocksForJobs -= jobBlocks.length;
   }
   if (shown.length < ordered.length) {
     blocks.push(
@@ -196,13 +197,17 @@ export function jobLine(site: Site, slug: string, job: Job, now: Date): string {
   return parts.filter((p) => p !== '').join(' · ');
 }
 
-function jobBlock(site: Site, slug: string, job: Job, now: Date, interactive: boolean): Block {
+/** One block per job, its Log button beside it; a job still running gets Log and Follow under it. */
+function jobBlock(site: Site, slug: string, job: Job, now: Date, interactive: boolean): Block[] {
   const text = truncate(jobLine(site, slug, job, now), 400);
-  if (!interactive) return section(text);
-  return section(
-    text,
-    button(ACTIONS.showLog, 'Log', { d: site.deployment, id: job.id }, { suffix: String(job.id) }),
-  );
+  if (!interactive) return [section(text)];
+  const target = { d: site.deployment, id: job.id };
+  const log = button(ACTIONS.showLog, 'Log', target, { suffix: String(job.id) });
+  if (isFinished(job.state)) return [section(text, log)];
+  return [
+    section(text),
+    ...actions([log, button(ACTIONS.followLog, 'Follow', target, { suffix: String(job.id) })]),
+  ];
 }
 
 function jobOption(job: Job): string {

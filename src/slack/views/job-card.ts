@@ -1,4 +1,4 @@
-import type { Commit, Job } from '../../ci/schemas.js';
+import { type Commit, isFinished, type Job } from '../../ci/schemas.js';
 import { ACTIONS } from '../ids.js';
 import type { Block } from '../reply.js';
 import { escapeMrkdwn, inlineCode, link } from '../text/escape.js';
@@ -40,6 +40,9 @@ export function jobCardBlocks(input: JobCardInput, options: { interactive?: bool
     blocks.push(
       ...actions([
         button(ACTIONS.showLog, 'Log', target, { suffix: String(job.id) }),
+        isFinished(job.state)
+          ? undefined
+          : button(ACTIONS.followLog, 'Follow', target, { suffix: String(job.id) }),
         ...(input.movedTo === undefined ? controlButtons(input) : []),
         button(
           ACTIONS.showBuild,

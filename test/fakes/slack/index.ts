@@ -58,7 +58,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     directory: new Directory(ids),
     socketUrl: () => socketMode.issueUrl(),
   };
-  const limiter = new RateLimiter(now, options.enforceRateLimits ?? false);
+  const limiter = new RateLimiter(now, options.enforceRateLimits ?? false, options.rateLimits);
   const webApi = new WebApi(ctx, limiter, { ...chatMethods, ...viewMethods, ...workspaceMethods });
   const responseUrls = new ResponseUrls(ctx, () => origin);
 

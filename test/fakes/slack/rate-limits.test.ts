@@ -132,3 +132,26 @@ describe('fake Slack rate limits when not enforced', () => {
     );
   });
 });
+
+describe('fake Slack rate limits raised for a workspace', () => {
+  const clock = manualClock();
+  let slack: FakeSlack;
+  before(async () => {
+    slack = await startFakeSlack({
+      now: clock.now,
+      enforceRateLimits: true,
+      rateLimits: { 'chat.update': 70 },
+    });
+  });
+  after(() => slack.close());
+
+  it('holds a method to its own limit instead of its tier’s, and the others to their tier', async () => {
+    const update = { channel: 'C1', ts: '1.000001', text: 'x' };
+    for (let i = 0; i < 70; i += 1) assert.equal((await callRaw(slack, 'chat.update', update)).status, 200);
+    assert.equal((await callRaw(slack, 'chat.update', update)).status, 429);
+    clock.advance(60_001);
+    assert.equal((await callRaw(slack, 'chat.update', update)).status, 200, 'the window slid');
+    for (let i = 0; i < 50; i += 1) await callRaw(slack, 'chat.delete', { channel: 'C1', ts: '1.000001' });
+    assert.equal((await callRaw(slack, 'chat.delete', { channel: 'C1', ts: '1.000001' })).status, 429);
+  });
+});

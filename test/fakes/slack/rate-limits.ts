@@ -26,6 +26,8 @@ export class RateLimiter {
   constructor(
     private readonly now: () => number,
     private readonly enforce: boolean,
+    /** Per-method limits per minute that replace the tier's (a workspace granted more). */
+    private readonly limits: Partial<Record<string, number>> = {},
   ) {}
 
   /** Decides one call; a call let through is counted against its window or bucket. */
@@ -60,12 +62,16 @@ export class RateLimiter {
       return { limited: true, retryAfterSec: manual.retryAfterSec };
     if (!this.enforce || tier === 'none') return { limited: false };
     if (tier === 'per-channel') return this.takeFromBucket(channel, now);
-    return this.countInWindow(method, TIER_LIMITS_PER_MINUTE[tier], now);
+    return this.countInWindow(method, this.limits[method] ?? TIER_LIMITS_PER_MINUTE[tier], now);
   }
 
   private countInWindow(method: string, limit: number, now: number): RateDecision {
-    const recent = (this.windows.get(method) ?? []).filter((at) => at > now - WINDOW_MS);
+    const recent = this.windows.get(method) ?? [];
     this.windows.set(method, recent);
+    // Calls are counted in arrival order, so the expired ones are at the front.
+    let expired = 0;
+    while (expired < recent.length && (recent[expired] ?? 0) <= now - WINDOW_MS) expired += 1;
+    if (expired > 0) recent.splice(0, expired);
     const oldest = recent[0];
     if (recent.length >= limit && oldest !== undefined) {
       return { limited: true, retryAfterSec: Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)) };

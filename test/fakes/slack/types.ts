@@ -13,6 +13,9 @@ export interface FakeSlackOptions {
   botUserId?: string;
   /** Default false. When true, every method answers 429 over its tier limit (see rate-limits.ts). */
   enforceRateLimits?: boolean;
+  /** With `enforceRateLimits`: calls per minute for some methods instead of their tier's (e.g.
+   * `{ 'chat.update': 3000 }`, as Slack may grant a workspace), to match the app's budgets. */
+  rateLimits?: Partial<Record<string, number>>;
   /**
    * Milliseconds clock behind trigger expiry, rate-limit windows, response_url lifetime and message
    * `ts`. Tests pass a controllable clock to cross a limit without sleeping. Default `Date.now`.

@@ -33,7 +33,7 @@ describe('/ci build and the build card', () => {
     for (const id of ['build.restart', 'build.cancel', 'job.log', 'job.restart'])
       assert.ok(hasElement(card, id), id);
     assert.ok(elementOf(card, 'build.cancel').confirm, 'cancel asks first');
-    assert.equal(hasElement(card, 'job.follow'), false, 'no live log button yet');
+    assert.equal(hasElement(card, 'job.follow'), false, 'finished jobs have nothing to follow');
   });
 
   it('reads a build by id, by branch and from a pasted link', async () => {

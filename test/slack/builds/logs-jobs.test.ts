@@ -73,13 +73,10 @@ describe('/ci logs and /ci jobs', () => {
     assert.match(body, /&lt;!channel&gt;/);
   });
 
-  it('does not pretend to follow a log live', async () => {
-    const before = h.ci.requests.length;
-    assert.equal(
-      await logText('logs rails/rails#6180.1 --follow'),
-      '`/ci logs --follow` is not available yet.',
-    );
-    assert.equal(h.ci.requests.length, before);
+  it('has nothing to follow live in a job that finished: it says so and shows the log', async () => {
+    const posts = h.slack.callsTo('chat.postMessage').length;
+    assert.match(await logText('logs rails/rails#6180.1 --follow'), /has already finished \(failed\)/);
+    assert.equal(h.slack.callsTo('chat.postMessage').length, posts, 'nothing posted in the channel');
   });
 
   it('answers a missing job, a hidden one, an unlinked user and malformed arguments', async () => {

@@ -1,4 +1,5 @@
 import { control, showBuild, showBuilds, showJobs, showLog, showStatus } from '../../build-flows.js';
+import { followLog } from '../../follow-flow.js';
 import type { CommandHandlers } from '../context.js';
 
 /** status, builds (history), build (show), jobs, restart, cancel, logs */
@@ -31,11 +32,7 @@ export const buildHandlers = {
   },
 
   async logs(ctx, command) {
-    if (command.follow) {
-      // Following a log live is another piece of work; until it lands, say so plainly.
-      await ctx.reply.privately({ text: '`/ci logs --follow` is not available yet.' });
-      return;
-    }
-    await showLog(ctx, ctx.deployment, command.job, command.lines);
+    if (command.follow) await followLog(ctx, ctx.deployment, command.job);
+    else await showLog(ctx, ctx.deployment, command.job, command.lines);
   },
 } satisfies Partial<CommandHandlers>;
