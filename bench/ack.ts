@@ -18,6 +18,7 @@ import { FAKE_IDENTITY, startFakeSlack } from '../test/fakes/slack/index.js';
 import { postToApp, slashCommandBody } from '../test/helpers/slack-requests.js';
 import { deleteUnder } from '../test/store/harness.js';
 import { startChild, stopChild } from './lib/child.js';
+import { compileEntry } from './lib/compile.js';
 import { machine, percentile, round } from './lib/stats.js';
 
 const { values } = parseArgs({
@@ -51,8 +52,20 @@ const env = {
   BENCH_PREFIX: prefix,
   BENCH_USER: USER,
 };
-const ours = await startChild<{ port: number }>(new URL('./lib/app-process.ts', import.meta.url), env);
-const bare = await startChild<{ port: number }>(new URL('./lib/bare-process.ts', import.meta.url), env);
+// BENCH_PROFILE_DIR=/tmp/x writes a CPU profile of the app process there (for finding hot spots).
+const profile = process.env.BENCH_PROFILE_DIR
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+  : [];
+// Both apps run compiled, as `npm start` runs the app.
+const ours = await startChild<{ port: number }>(
+  compileEntry(new URL('./lib/app-process.ts', import.meta.url)),
+  env,
+  profile,
+);
+const bare = await startChild<{ port: number }>(
+  compileEntry(new URL('./lib/bare-process.ts', import.meta.url)),
+  env,
+);
 const urlOf = (port: number) => `http://127.0.0.1:${port}/slack/events`;
 
 interface LoadResult {

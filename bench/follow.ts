@@ -10,11 +10,10 @@
  * this process; the app runs in a child process (bench/follow-app.ts), so its CPU time and peak
  * RSS are its own. See bench/follow.md for the method and results.
  */
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism, freemem, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +27,7 @@ import { startFakePusher } from '../test/fakes/pusher-server.js';
 import { FAKE_IDENTITY, type SlackCall, startFakeSlack } from '../test/fakes/slack/index.js';
 import { deleteUnder } from '../test/store/harness.js';
 import type { AppReport, FollowTarget, FromApp, ToApp } from './follow-protocol.js';
+import { compileEntry } from './lib/compile.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TEAM = FAKE_IDENTITY.teamId;
@@ -106,23 +106,10 @@ function percentile(sorted: Float64Array, p: number): number {
  * costs about 25 MB of RSS); `--tsx` skips the compile for a quick look.
  */
 function compileApp(useTsx: boolean, nodeOptions: string[]): { entry: string; execArgv: string[] } {
-  const source = fileURLToPath(new URL('./follow-app.ts', import.meta.url));
+  const source = new URL('./follow-app.ts', import.meta.url);
   const diagnose = [...nodeOptions, ...(process.env.BENCH_DIAGNOSE ? ['--expose-gc'] : [])];
-  if (useTsx) return { entry: source, execArgv: ['--import', 'tsx', ...diagnose] };
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const cache = join(root, 'node_modules', '.cache');
-  const outDir = join(cache, 'ci-slack-bench');
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const project = join(outDir, 'tsconfig.json');
-  const compilerOptions = { noEmit: false, outDir, rootDir: root, sourceMap: false };
-  writeFileSync(
-    project,
-    JSON.stringify({ extends: join(root, 'tsconfig.json'), compilerOptions, files: [source], include: [] }),
-  );
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  execFileSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
-  return { entry: join(outDir, 'bench', 'follow-app.js'), execArgv: diagnose };
+  if (useTsx) return { entry: fileURLToPath(source), execArgv: ['--import', 'tsx', ...diagnose] };
+  return { entry: compileEntry(source), execArgv: diagnose };
 }
 
 class AppProcess {

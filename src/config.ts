@@ -206,6 +206,9 @@ const envSchema = z.object({
   ),
 });
 
+/** Every environment variable the app reads (the contract .env.example and the README document). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** `api.X` becomes `app.X`; `https://host/api` becomes `https://host`. */
 export function webUrlFromApiUrl(apiUrl: string): string {
   const url = new URL(apiUrl);

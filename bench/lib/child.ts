@@ -2,14 +2,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 /**
- * Starts `node --import tsx <file>` and waits for the JSON line it prints when ready
- * (`{"ready": …}`), so benchmarks can run apps in their own processes.
+ * Starts `node <file>` (through tsx for a .ts file) and waits for the JSON line it prints when
+ * ready (`{"ready": …}`), so benchmarks can run apps in their own processes.
  */
 export async function startChild<T>(
-  file: URL,
+  file: string,
   env: Record<string, string>,
+  execArgv: string[] = [],
 ): Promise<{ child: ChildProcess; ready: T }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file.pathname], {
+  const loader = file.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...execArgv, ...loader, file], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -17,7 +19,7 @@ export async function startChild<T>(
   process.once('exit', () => child.kill('SIGKILL'));
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const ready = await new Promise<T>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${file.pathname} exited early with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited early with ${code}`)));
     lines.on('line', (line) => {
       try {
         const message = JSON.parse(line) as { ready?: T };

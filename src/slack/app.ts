@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AnyMiddlewareArgs, App, HTTPReceiver, type Middleware, SocketModeReceiver } from '@slack/bolt';
+import { type AnyMiddlewareArgs, App, type Middleware, SocketModeReceiver } from '@slack/bolt';
 import type { Services } from '../services.js';
 import { once } from '../store/once.js';
 import { boltLogger } from './bolt-logger.js';
+import { FrontReceiver } from './front/receiver.js';
 import { healthRoutes, startRouteServer } from './http-routes.js';
 import { registerListeners } from './listeners.js';
 
@@ -17,49 +18,53 @@ export interface RunningSlackApp {
 const EVENT_DEDUP_TTL_MS = 60 * 60 * 1000;
 
 /**
- * Bolt in one of two transports: Socket Mode when an app-level token is configured, HTTP with
- * signature verification on POST /slack/events otherwise. Every listener is registered by
- * `registerListeners`; this file only wires transports, health routes and event de-duplication.
+ * Bolt in one of two transports: Socket Mode when an app-level token is configured, otherwise HTTP
+ * on POST /slack/events through the front thread (front/), which verifies signatures and
+ * acknowledges before the app sees a request. Every listener is registered by `registerListeners`;
+ * this file only wires transports, health routes and event de-duplication.
  */
-export function createSlackApp(services: Services): App {
+function createSlackApp(services: Services): { app: App; front: FrontReceiver | undefined } {
   const { config, logger } = services;
   const log = boltLogger(logger);
   const clientOptions = { slackApiUrl: config.slack.apiUrl };
-  const receiver =
+  const front =
     config.slack.mode === 'socket'
-      ? new SocketModeReceiver({
-          appToken: config.slack.appToken ?? '',
-          logger: log,
-          // apps.connections.open is called by the receiver's own client, configured here.
-          installerOptions: { clientOptions },
-        })
-      : new HTTPReceiver({
+      ? undefined
+      : new FrontReceiver({
           signingSecret: config.slack.signingSecret ?? '',
-          endpoints: '/slack/events',
-          customRoutes: healthRoutes(services),
-          logger: log,
+          routes: healthRoutes(services),
+          logger,
+          onAck: (ms) => services.metrics.observeAck('front', ms),
         });
+  const receiver =
+    front ??
+    new SocketModeReceiver({
+      appToken: config.slack.appToken ?? '',
+      logger: log,
+      // apps.connections.open is called by the receiver's own client, configured here.
+      installerOptions: { clientOptions },
+    });
   const app = new App({ token: config.slack.botToken, receiver, logger: log, clientOptions });
   app.use(dropRetriedEvents(services));
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
   registerListeners(app, services);
-  return app;
+  return { app, front };
 }
 
 export async function startSlackApp(
   services: Services,
   port = services.config.port,
 ): Promise<RunningSlackApp> {
-  const app = createSlackApp(services);
-  if (services.config.slack.mode === 'socket') {
+  const { app, front } = createSlackApp(services);
+  if (!front) {
     const routes = await startRouteServer(healthRoutes(services), port);
     await app.start();
     return { app, port: portOf(routes), stop: async () => stopBoth(app, routes) };
   }
-  const server = (await app.start(port)) as Server;
-  return { app, port: portOf(server), stop: () => app.stop().then(() => undefined) };
+  await app.start(port);
+  return { app, port: front.port ?? port, stop: () => app.stop().then(() => undefined) };
 }
 
 async function stopBoth(app: App, server: Server): Promise<void> {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { type BuildProgress, isStale, snapshotOf } from '../../src/notify/snapshot.js';
 import { NotifyState } from '../../src/store/notify-state.js';
-import { nth, railsBuild } from '../helpers/view-data.js';
+import { railsBuild } from '../helpers/view-data.js';
 import { type MakeKv, makeMemoryKv, redisStores } from './harness.js';
 
 const stores = redisStores('notify-state');
