@@ -8,6 +8,7 @@ import { deploymentLabel } from './ops/describe-error.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { LogFollower, type LogFollowerOptions } from './realtime/log-follower.js';
 import { SlackOutbox } from './slack/outbox/index.js';
+import { createSlackFetch } from './slack/web-fetch.js';
 import { WorkLimiter } from './slack/work-limiter.js';
 import { BuildMessages } from './store/build-messages.js';
 import { ChannelDefaults } from './store/channel-defaults.js';
@@ -90,6 +91,7 @@ export function createServices(deps: ServiceDeps): Services {
   // The outbox decides about retries and rate limits itself, so its client has none of its own.
   const outboxClient = new webApi.WebClient(config.slack.botToken, {
     slackApiUrl: config.slack.apiUrl,
+    fetch: createSlackFetch(),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
   });

@@ -4,8 +4,9 @@ import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Compiles a benchmark's app entry (and everything it imports) to JavaScript, so the app runs as
- * `npm start` runs it, without tsx's on-the-fly compiler in the measured process. Returns the path
+ * Compiles a benchmark's app entry and all of src/ (which holds files loaded by path, such as the
+ * HTTP front's worker) to JavaScript, so the app runs as `npm start` runs it, without tsx's
+ * on-the-fly compiler in the measured process. Returns the path
  * of the compiled entry. Output goes to node_modules/.cache/ci-slack-bench/<entry name>/.
  */
 export function compileEntry(source: URL): string {
@@ -18,7 +19,12 @@ export function compileEntry(source: URL): string {
   const compilerOptions = { noEmit: false, outDir, rootDir: root, sourceMap: false };
   writeFileSync(
     project,
-    JSON.stringify({ extends: join(root, 'tsconfig.json'), compilerOptions, files: [file], include: [] }),
+    JSON.stringify({
+      extends: join(root, 'tsconfig.json'),
+      compilerOptions,
+      files: [file],
+      include: [join(root, 'src')],
+    }),
   );
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
     stdio: 'inherit',

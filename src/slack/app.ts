@@ -7,6 +7,7 @@ import { boltLogger } from './bolt-logger.js';
 import { FrontReceiver } from './front/receiver.js';
 import { healthRoutes, startRouteServer } from './http-routes.js';
 import { registerListeners } from './listeners.js';
+import { createSlackFetch } from './web-fetch.js';
 
 export interface RunningSlackApp {
   app: App;
@@ -26,7 +27,7 @@ const EVENT_DEDUP_TTL_MS = 60 * 60 * 1000;
 function createSlackApp(services: Services): { app: App; front: FrontReceiver | undefined } {
   const { config, logger } = services;
   const log = boltLogger(logger);
-  const clientOptions = { slackApiUrl: config.slack.apiUrl };
+  const clientOptions = { slackApiUrl: config.slack.apiUrl, fetch: createSlackFetch() };
   const front =
     config.slack.mode === 'socket'
       ? undefined

@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import type { Logger } from '../../log.js';
@@ -16,6 +17,12 @@ const ENDPOINT = '/slack/events';
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** Slack waits 3 s for a modal submission's answer; leave room for the way back. */
 const ANSWER_WAIT_MS = 2_800;
+/**
+ * Niceness the main thread (the app's work) takes once the front runs. On Linux the nice value
+ * belongs to a thread, so the front keeps the default and gets a core first when both want one:
+ * under CPU pressure the work waits a little, never Slack's acknowledgement.
+ */
+const WORK_NICENESS = 5;
 
 /**
  * Bolt's receiver for HTTP mode. Requests arrive at the front (a worker thread, front/worker.ts),
@@ -60,6 +67,7 @@ export class FrontReceiver implements Receiver {
     });
     const actualPort = await listening;
     this.#port = actualPort;
+    lowerThisThreadsPriority();
     worker.on('error', (error) => this.options.logger.fatal({ err: error }, 'the HTTP front failed'));
     worker.once('exit', (code) => {
       if (!this.#stopping) {
@@ -109,6 +117,15 @@ export class FrontReceiver implements Receiver {
       .catch((error: unknown) => this.options.logger.error({ err: error }, 'a Slack request failed in Bolt'))
       // A submission nobody answered (no listener matched, or it failed) still gets its empty 200.
       .finally(() => answer());
+  }
+}
+
+function lowerThisThreadsPriority(): void {
+  try {
+    // 0: the calling thread (Linux); elsewhere the process, front included, which changes nothing.
+    if (process.platform === 'linux') setPriority(0, WORK_NICENESS);
+  } catch {
+    // Not permitted in this sandbox: acknowledgements still come from their own thread.
   }
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { App, ReceiverEvent } from '@slack/bolt';
 import { createLogger } from '../../../src/log.js';
@@ -117,6 +118,20 @@ describe('the HTTP front', () => {
     const { status, ms } = await pending;
     assert.equal(status, 200);
     assert.ok(ms < 1_000, `acknowledged in ${ms.toFixed(0)} ms while the app was busy`);
+  });
+
+  it('leaves the front the higher scheduling priority: the app thread lowers its own (Linux)', {
+    skip: process.platform !== 'linux',
+  }, () => {
+    const niceOf = (tid: string) =>
+      Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]);
+    const threads = readdirSync('/proc/self/task');
+    const main = niceOf(String(process.pid));
+    assert.ok(main >= 5, `the main thread runs at niceness ${main}, 5 or more`);
+    assert.ok(
+      threads.some((tid) => niceOf(tid) < main),
+      'the front thread keeps a higher priority',
+    );
   });
 
   it('refuses forged requests, broken bodies and bodies over 10 MB, and passes none on', async () => {
