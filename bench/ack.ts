@@ -4,7 +4,7 @@
  * acknowledges; then the `/ci builds` round trip (command in → message out at the fake Slack)
  * compared with the fake CI service's own answer time for the same requests.
  *
- *   npx tsx bench/ack.ts [--seconds 20] [--rates 50,200,500] [--roundtrips 200]
+ *   npx tsx bench/ack.ts [--seconds 20] [--rates 50,200,500] [--roundtrips 200] [--repeat 3]
  *
  * Writes bench/ack.md (method, machine, numbers); `npm run bench` assembles BENCHMARKS.md.
  */
@@ -26,11 +26,13 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' },
     rates: { type: 'string', default: '50,200,500' },
     roundtrips: { type: 'string', default: '200' },
+    repeat: { type: 'string', default: '3' },
   },
 });
 const seconds = Number(values.seconds);
 const rates = String(values.rates).split(',').map(Number);
 const roundtrips = Number(values.roundtrips);
+const repeat = Number(values.repeat);
 const SECRET = 'bench-signing-secret';
 const USER = 'U0BENCH';
 const COMMAND = 'builds rails/rails';
@@ -109,14 +111,30 @@ for (const port of [bare.ready.port, ours.ready.port]) {
 }
 await new Promise((resolve) => setTimeout(resolve, 500));
 
+const median = (xs: number[]) => percentile(xs, 50);
 const rows: string[] = [];
 for (const rate of rates) {
-  const baseline = summary(await load(urlOf(bare.ready.port), rate));
-  const app = summary(await load(urlOf(ours.ready.port), rate));
-  const ratio = round(app.p99 / baseline.p99, 2);
-  console.log(JSON.stringify({ rate, baseline, app, ratio }));
+  // Alternate which app goes first, so a slow patch of the shared machine hits both alike.
+  const runs: Array<{ baseline: ReturnType<typeof summary>; app: ReturnType<typeof summary> }> = [];
+  for (let r = 0; r < repeat; r++) {
+    const order = r % 2 === 0 ? (['bare', 'app'] as const) : (['app', 'bare'] as const);
+    const result: Partial<(typeof runs)[number]> = {};
+    for (const which of order) {
+      const port = which === 'bare' ? bare.ready.port : ours.ready.port;
+      result[which === 'bare' ? 'baseline' : 'app'] = summary(await load(urlOf(port), rate));
+    }
+    const run = result as (typeof runs)[number];
+    runs.push(run);
+    console.log(
+      JSON.stringify({ rate, run: r + 1, ...run, ratio: round(run.app.p99 / run.baseline.p99, 2) }),
+    );
+  }
+  const bareP99 = median(runs.map((r) => r.baseline.p99));
+  const appP99 = median(runs.map((r) => r.app.p99));
+  const ratios = runs.map((r) => round(r.app.p99 / r.baseline.p99, 2));
+  const failed = runs.reduce((n, r) => n + r.app.failures + r.baseline.failures, 0);
   rows.push(
-    `| ${rate}/s | ${baseline.p50} | ${baseline.p99} | ${app.p50} | ${app.p99} | ${app.max} | ${ratio} | ${app.failures + baseline.failures} |`,
+    `| ${rate}/s | ${median(runs.map((r) => r.baseline.p50))} | ${bareP99} | ${median(runs.map((r) => r.app.p50))} | ${appP99} | ${Math.max(...runs.map((r) => r.app.max))} | **${round(appP99 / bareP99, 2)}** | ${ratios.join(' · ')} | ${failed} |`,
   );
 }
 
@@ -160,22 +178,34 @@ await deleteUnder(prefix);
 
 const report = `## Slash command acknowledgement (issue 3)
 
-**Method.** \`npx tsx bench/ack.ts --seconds ${seconds} --rates ${rates.join(',')} --roundtrips ${roundtrips}\`.
+**Method.** \`npx tsx bench/ack.ts --seconds ${seconds} --rates ${rates.join(',')} --roundtrips ${roundtrips} --repeat ${repeat}\`.
 The app (HTTP mode, signature checks on, Redis, the seeded fake CI service and fake Slack Web API)
 and a bare Bolt app that only acknowledges \`/ci\` each run in their own process; a worker thread
 sends signed \`/ci ${COMMAND}\` requests open-loop at a fixed rate for ${seconds} s per rate and
-times each HTTP answer (the acknowledgement). The app does its real work after the ack (Redis,
+times each HTTP answer (the acknowledgement). Each rate is run ${repeat} times, alternating which
+app goes first; the table gives the medians of the runs' p50 and p99 (their ratio in bold), the
+ratio of each run, and the slowest ack of all runs. The app does its real work after the ack (Redis,
 two CI requests, the answer through response_url) in the same process, so its load is included.
 Then ${roundtrips} commands are sent one at a time and timed until the answer reaches the fake
 Slack; the fake CI's own time for the same requests (replayed directly) is subtracted.
 
 **Machine.** ${await machine()}; Redis 7 on the same host; load generator, fakes and both apps share the cores.
 
-| rate | bare p50 (ms) | bare p99 (ms) | app p50 (ms) | app p99 (ms) | app max (ms) | p99 ratio | failed |
-|---|---|---|---|---|---|---|---|
+| rate | bare p50 (ms) | bare p99 (ms) | app p50 (ms) | app p99 (ms) | app max (ms) | p99 ratio | ratio per run | failed |
+|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 Targets: p99 within 1.2 × the bare app's; no ack slower than 3 s at 200/s.
+
+**How the app keeps up.** Each command costs the app about 2 ms of CPU after its ack (Bolt,
+Redis, two CI answers checked with zod, the reply). On the main thread, that work delayed the acks
+queued behind it: p99 ratios 0.91 / 2.07 / 5.95 at 50 / 200 / 500 per second. Acks now come from
+a thread of their own (\`src/slack/front/\`), which only verifies the signature and answers:
+0.70 / 1.36 / 1.94. On two cores shared with the load generator, the fakes and Redis, the front
+thread still waited for a core behind the app's work, so the app's thread lowers its own
+scheduling priority (nice 5, per thread on Linux) once the front runs. A p99 of a few milliseconds
+is at the mercy of everything else on a shared 2-core machine: single runs land well away from the
+median (the ratio per run), which is why each rate is run several times.
 
 \`/ci builds\` round trip: p50 ${rt.p50} ms in total; over the fake CI's own answer time it adds
 p50 ${rt.overheadP50} ms (p99 ${rt.overheadP99} ms). Target: at most 10 ms at p50.

@@ -132,8 +132,9 @@ over IPC. A state's delay is the time until an update showing it, or a later sta
 reached a sink (a poll may fold several states into one update). Duplicates: updates showing the
 same build state twice, across all processes. CI requests: everything the fake CI received during
 the load window, per minute. Settings: NOTIFY_POLL_INTERVAL_MS ${n(first.pollMs)}, LEASE_TTL_MS ${n(first.leaseTtlMs)}
-(the production defaults are 15,000 and 30,000), 16 polls at once per process. The delay is measured to the \`BuildSink\` (the notifier was not
-on this branch).
+(the production defaults are 15,000 and 30,000), 16 polls at once per process. The delay is measured to the \`BuildSink\`, where the
+notifier takes over: what it then sends to Slack goes through the outbox's pacing, which the
+follow benchmark and the end-to-end notification test measure.
 
 **Machine.** ${machine}. The fakes, Redis and all watcher processes share these CPUs.
 

@@ -22,6 +22,7 @@ import {
 } from '../store/migration-batches.js';
 import { offerSubscriptionMoves } from './offers.js';
 import { ProgressMessage } from './progress-message.js';
+import { listenForMigrationHints, type MigrationHint } from './realtime-hints.js';
 
 export interface DriveTiming extends CheckTiming {
   /** Status checks sent at once, per batch. */
@@ -59,6 +60,8 @@ export async function driveBatch(deps: DriveDeps, batchId: string): Promise<void
 
 class BatchDriver {
   private readonly progress: ProgressMessage;
+  /** Ends the current sleep early: a realtime event said a repository's status moved. */
+  private wake = new AbortController();
 
   constructor(
     private readonly deps: DriveDeps,
@@ -68,8 +71,19 @@ class BatchDriver {
   }
 
   async run(): Promise<void> {
-    const { signal } = this.deps;
     await this.progress.ensurePosted();
+    const stopListening = await listenForMigrationHints(this.deps.services, this.batch, (hint) =>
+      this.checkSoon(hint),
+    );
+    try {
+      await this.loop();
+    } finally {
+      stopListening();
+    }
+  }
+
+  private async loop(): Promise<void> {
+    const { signal } = this.deps;
     while (!signal.aborted) {
       if (this.batch.repos.every(isFinal)) {
         await this.finish();
@@ -77,12 +91,27 @@ class BatchDriver {
       }
       await this.round();
       if (this.batch.repos.every(isFinal) || signal.aborted) continue;
-      const wake = this.batch.repos.some((repo) => repo.status === 'pending')
+      const nextRoundAt = this.batch.repos.some((repo) => repo.status === 'pending')
         ? 0
         : (nextCheckAt(this.batch.repos) ?? 0);
-      const wait = Math.max(MIN_SLEEP_MS, wake - this.deps.services.clock().getTime());
-      await sleep(wait, undefined, { signal }).catch(() => undefined);
+      const wait = Math.max(MIN_SLEEP_MS, nextRoundAt - this.deps.services.clock().getTime());
+      this.wake = new AbortController();
+      await sleep(wait, undefined, { signal: AbortSignal.any([signal, this.wake.signal]) }).catch(
+        () => undefined,
+      );
     }
+  }
+
+  /** Makes the named repository's check due now, if it is waiting on the service. */
+  private checkSoon(hint: MigrationHint): void {
+    const repo = this.batch.repos.find(
+      (r) =>
+        isChecking(r) &&
+        ((hint.id !== undefined && r.newId === hint.id) || (hint.slug !== undefined && r.slug === hint.slug)),
+    );
+    if (!repo) return;
+    repo.nextCheckAt = this.deps.services.clock().getTime();
+    this.wake.abort();
   }
 
   private async round(): Promise<void> {

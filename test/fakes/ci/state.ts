@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { decryptPkcs1v15, generateRepoKey, privateKeyFingerprint } from './keys.js';
+import { recordChannels } from './realtime.js';
 import {
   type AccountRecord,
   type BroadcastRecord,
@@ -242,7 +243,10 @@ export class FakeCiState extends BuildsState {
 
   /**
    * Starts the repository's migration plan: the first status at once, then one step per
-   * `migrationStepMs`, each announced on `events` as 'migration' with `{repositoryId, status}`.
+   * `migrationStepMs`, each announced on `events` as 'migration' with `{repositoryId, status}` and
+   * pushed as `repository:migration` to the users with access (`{repository: {id, slug,
+   * migration_status}}`: the spec names the event but not its payload, so this shape is a guess the
+   * app must not depend on).
    * Reaching migrated/success marks the repository migrated (and, on the wound-down 'org'
    * deployment, inactive).
    */
@@ -256,6 +260,11 @@ export class FakeCiState extends BuildsState {
       if (status === undefined || this.migrationRuns.get(repo.id) !== run) return;
       repo.migrationStatus = status;
       this.events.emit('migration', { repositoryId: repo.id, status });
+      const data = { repository: { id: repo.id, slug: repo.slug, migration_status: status } };
+      for (const channel of recordChannels(repo, this.usersWithAccess(repo.id))) {
+        if (channel.startsWith('private-user-'))
+          this.emitPusher({ channel, event: 'repository:migration', data });
+      }
       if (status === 'migrated' || status === 'success') {
         repo.migrated = true;
         if (this.config.deployment === 'org') repo.active = false;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { MigrationTiming } from '../../../src/migration/runner.js';
 import type { AddRepoInput } from '../../fakes/ci/state-base.js';
 import type { SlackCall, StoredMessage } from '../../fakes/slack/index.js';
 import { type Harness, startHarness } from '../../helpers/app-harness.js';
@@ -16,10 +17,13 @@ export const FAST_MIGRATION = {
   sweepIntervalMs: 100,
 };
 
-export async function startMigrationHarness(): Promise<Harness> {
+export async function startMigrationHarness(
+  options: { pusher?: boolean; migrationTiming?: Partial<MigrationTiming> } = {},
+): Promise<Harness> {
   const h = await startHarness({
     orgCi: true,
-    migrationTiming: FAST_MIGRATION,
+    pusher: options.pusher ?? false,
+    migrationTiming: options.migrationTiming ?? FAST_MIGRATION,
     // Tests edit many messages within a minute; Slack's tier would space them a second apart.
     env: { SLACK_RATE_BUDGETS: 'chat.update=6000,chat.postMessage=6000' },
   });
