@@ -28,6 +28,7 @@ import { FAKE_IDENTITY, type SlackCall, startFakeSlack } from '../test/fakes/sla
 import { deleteUnder } from '../test/store/harness.js';
 import type { AppReport, FollowTarget, FromApp, ToApp } from './follow-protocol.js';
 import { compileEntry } from './lib/compile.js';
+import { startFlags } from './lib/start-flags.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TEAM = FAKE_IDENTITY.teamId;
@@ -62,7 +63,7 @@ function readOptions(): Options {
       'part-chars': { type: 'string', default: '100' },
       json: { type: 'string' },
       tsx: { type: 'boolean', default: false },
-      'node-options': { type: 'string', default: '' },
+      'node-options': { type: 'string' },
     },
   });
   const number = (name: string, text: string | undefined) => {
@@ -85,7 +86,11 @@ function readOptions(): Options {
     partChars: Math.round(number('part-chars', values['part-chars'])),
     json: values.json,
     tsx: values.tsx ?? false,
-    nodeOptions: (values['node-options'] ?? '').split(/\s+/).filter((flag) => flag !== ''),
+    // Unset: the flags of `npm start`; `--node-options=none`: Node's defaults.
+    nodeOptions:
+      values['node-options'] === undefined
+        ? startFlags()
+        : values['node-options'].split(/\s+/).filter((flag) => flag !== '' && flag !== 'none'),
   };
 }
 

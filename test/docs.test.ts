@@ -12,6 +12,14 @@ describe('docs', () => {
     assert.equal(onDisk, commandsDoc());
   });
 
+  it('the Docker image runs the app with the same node flags as npm start', async () => {
+    const [pkg, dockerfile] = await Promise.all([readDoc('package.json'), readDoc('Dockerfile')]);
+    const start = (JSON.parse(pkg) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+    const cmd = dockerfile.match(/^CMD (\[.*\])$/m)?.[1];
+    assert.ok(cmd, 'the Dockerfile has an exec-form CMD');
+    assert.deepEqual(JSON.parse(cmd), start);
+  });
+
   it('.env.example and the README name every environment variable the app reads', async () => {
     const [example, readme] = await Promise.all([readDoc('.env.example'), readDoc('README.md')]);
     assert.ok(ENV_VARIABLES.length > 20, 'the contract was read');
