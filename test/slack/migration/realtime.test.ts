@@ -4,9 +4,11 @@ import { readMigrationHint } from '../../../src/migration/realtime-hints.js';
 import type { Harness } from '../../helpers/app-harness.js';
 import {
   addRepoOnBoth,
+  askToMigrate,
+  confirm,
   FAST_MIGRATION,
+  finalMessage,
   freshChannel,
-  migrate,
   progressText,
   startMigrationHarness,
 } from './world.js';
@@ -54,11 +56,17 @@ describe('/ci migrate with realtime migration events', () => {
 
   it('checks a repository as soon as an event says its migration moved', async () => {
     const channelId = freshChannel();
-    addRepoOnBoth(h, 'octo/live');
+    // Steps 2 s apart, so the events come after the app listens on the user's channel.
+    addRepoOnBoth(h, 'octo/live', { migrationStepMs: 2_000 });
+    const rkh = [...h.ci.state.users.values()].find((u) => u.login === 'rkh');
+    assert.ok(rkh, 'rkh exists on the new deployment');
     const started = Date.now();
-    const final = await migrate(h, 'octo/live', { channelId });
+    const confirmation = await askToMigrate(h, 'octo/live', { channelId });
+    await confirm(h, confirmation, { channelId });
+    await h.pusher?.waitForSubscription(`private-user-${rkh.id}`, 10_000);
+    const final = await finalMessage(h, channelId, 20_000);
     assert.match(progressText(final), /octo\/live\|octo\/live> · migrated/);
-    assert.ok(Date.now() - started < 10_000, 'finished long before the first scheduled check');
+    assert.ok(Date.now() - started < 30_000, 'finished long before the first scheduled check (60 s)');
     const checks = h.ci.requests.filter((r) => r.method === 'GET' && /^\/repo\/\d+$/.test(r.path));
     assert.ok(checks.length > 0, 'the status itself was read over REST');
   });
