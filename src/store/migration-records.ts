@@ -86,17 +86,11 @@ export const batchRepo = plannedRepo.extend({
 });
 export type BatchRepo = z.output<typeof batchRepo>;
 
-export const migrationBatch = z.object({
-  v: z.literal(1),
-  id: z.string().min(1).max(40),
-  teamId: slackId,
-  /** Who confirmed: every request of the batch is sent with their token on the new deployment. */
-  userId: slackId,
-  /** Where `/ci migrate` ran; the progress message goes there, or to the user when it cannot. */
-  channelId: slackId.optional(),
-  from: z.enum(DEPLOYMENTS),
-  to: z.enum(DEPLOYMENTS),
-  createdAt: z.string(),
+/**
+ * A confirmed draft. `userId` is who confirmed: every request of the batch is sent with their token
+ * on the new deployment; the progress message goes to `channelId`, or to them when it cannot.
+ */
+export const migrationBatch = migrationDraft.extend({
   finishedAt: z.string().optional(),
   /** The progress message, once posted. */
   message: z.object({ channel: slackId, ts: z.string().max(40) }).optional(),

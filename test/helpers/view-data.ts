@@ -11,6 +11,7 @@ import {
   jobSchema,
   type Repository,
 } from '../../src/ci/schemas.js';
+import { buildCardBlocks } from '../../src/slack/views/build-card.js';
 import type { Site } from '../../src/slack/views/site.js';
 import { fixture } from '../fakes/ci/fixtures.js';
 
@@ -95,6 +96,11 @@ const buildBody = z.object({ build: buildSchema, commit: commitSchema, jobs: z.a
 /** A real build with its commit and jobs, from the fixtures. */
 export function railsBuild(): { build: Build; commit: Commit; jobs: Job[] } {
   return buildBody.parse(fixture('travisrb_v2_build_4125095_with_jobs.json'));
+}
+
+/** The build card of a build of rails/rails (`railsBuild()`, or variants of it) at RAILS_BUILD_NOW. */
+export function railsBuildCard(parts: { build: Build; commit: Commit; jobs: Job[] }) {
+  return buildCardBlocks({ site: SITE, slug: 'rails/rails', ...parts, now: RAILS_BUILD_NOW });
 }
 
 /** `count` jobs cloned from the rails build's first one, numbered 1…count, in the given states. */

@@ -4,7 +4,7 @@ import { ACTIONS, decodeValue } from '../../../src/slack/ids.js';
 import { buildCardBlocks, buildDetailMessage, orderJobs } from '../../../src/slack/views/build-card.js';
 import { jobCardBlocks } from '../../../src/slack/views/job-card.js';
 import { actionIds, assertFitsMessage, mrkdwnTexts } from '../../helpers/slack-messages.js';
-import { manyJobs, nth, RAILS_BUILD_NOW, railsBuild, SITE } from '../../helpers/view-data.js';
+import { manyJobs, nth, RAILS_BUILD_NOW, railsBuild, railsBuildCard, SITE } from '../../helpers/view-data.js';
 
 const text = (value: unknown) => JSON.stringify(value);
 
@@ -38,14 +38,7 @@ describe('the build card', () => {
   it('offers restart and cancel of the build (cancel behind a confirm), and per job a log button and menus', () => {
     const { build, commit, jobs } = railsBuild();
     jobs[2] = { ...nth(jobs, 2), state: 'started', finished_at: null };
-    const blocks = buildCardBlocks({
-      site: SITE,
-      slug: 'rails/rails',
-      build,
-      commit,
-      jobs,
-      now: RAILS_BUILD_NOW,
-    });
+    const blocks = railsBuildCard({ build, commit, jobs });
     const ids = actionIds(blocks);
     assert.ok(ids.includes('build.restart:4125095'));
     assert.ok(ids.includes('build.cancel:4125095'));
@@ -88,14 +81,7 @@ describe('the build card', () => {
   it('fits a 300-job build: failed jobs first, a "showing N of M" note and a link to the whole build', () => {
     const { build, commit } = railsBuild();
     const jobs = manyJobs(build, 300, (n) => (n % 50 === 0 ? 'failed' : n % 7 === 0 ? 'started' : 'passed'));
-    const blocks = buildCardBlocks({
-      site: SITE,
-      slug: 'rails/rails',
-      build,
-      commit,
-      jobs,
-      now: RAILS_BUILD_NOW,
-    });
+    const blocks = railsBuildCard({ build, commit, jobs });
     assertFitsMessage(blocks);
     const shown = text(blocks);
     const listed = [...shown.matchAll(/\|#6180\.(\d+)>/g)].map((m) => Number(m[1]));

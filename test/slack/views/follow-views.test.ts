@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildCardBlocks } from '../../../src/slack/views/build-card.js';
 import {
   finalTailMessage,
   followParentMessage,
@@ -9,7 +8,7 @@ import {
 } from '../../../src/slack/views/follow.js';
 import { jobCardBlocks } from '../../../src/slack/views/job-card.js';
 import { actionIds, assertFitsMessage } from '../../helpers/slack-messages.js';
-import { manyJobs, nth, RAILS_BUILD_NOW, railsBuild, SITE } from '../../helpers/view-data.js';
+import { manyJobs, nth, RAILS_BUILD_NOW, railsBuild, railsBuildCard, SITE } from '../../helpers/view-data.js';
 
 const VIEW = { site: SITE, slug: 'rails/rails', job: { id: 4125096, number: '6180.1' } };
 const JOB_LINK = '<https://app.travis-ci.com/github/rails/rails/jobs/4125096|#6180.1>';
@@ -71,14 +70,7 @@ describe('Follow buttons', () => {
     const { build, commit, jobs } = railsBuild();
     jobs[2] = { ...nth(jobs, 2), state: 'started', finished_at: null };
     jobs[3] = { ...nth(jobs, 3), state: 'queued', started_at: null, finished_at: null };
-    const blocks = buildCardBlocks({
-      site: SITE,
-      slug: 'rails/rails',
-      build,
-      commit,
-      jobs,
-      now: RAILS_BUILD_NOW,
-    });
+    const blocks = railsBuildCard({ build, commit, jobs });
     assertFitsMessage(blocks);
     const ids = actionIds(blocks);
     assert.deepEqual(
@@ -101,14 +93,7 @@ describe('Follow buttons', () => {
   it('keep a build of 300 running jobs inside one message', () => {
     const { build, commit } = railsBuild();
     const jobs = manyJobs(build, 300, () => 'started');
-    const blocks = buildCardBlocks({
-      site: SITE,
-      slug: 'rails/rails',
-      build,
-      commit,
-      jobs,
-      now: RAILS_BUILD_NOW,
-    });
+    const blocks = railsBuildCard({ build, commit, jobs });
     assertFitsMessage(blocks);
     const follows = actionIds(blocks).filter((id) => id.startsWith('job.follow:'));
     assert.ok(follows.length >= 10, `${follows.length} jobs with a Follow button`);
