@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
+import { parse } from 'yaml';
 import { commandsDoc } from '../scripts/commands-doc.js';
-import { ENV_VARIABLES } from '../src/config.js';
+import { ENV_VARIABLES, loadConfig } from '../src/config.js';
+import { SLASH_COMMAND } from '../src/slack/commands/register.js';
+import { SHORTCUTS } from '../src/slack/ids.js';
 
 const readDoc = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -18,6 +21,42 @@ describe('docs', () => {
     const cmd = dockerfile.match(/^CMD (\[.*\])$/m)?.[1];
     assert.ok(cmd, 'the Dockerfile has an exec-form CMD');
     assert.deepEqual(JSON.parse(cmd), start);
+  });
+
+  it('manifest.yml declares what the app listens to: /ci, the shortcut, its events, link hosts and scopes', async () => {
+    const manifest = parse(await readDoc('manifest.yml')) as {
+      features: {
+        slash_commands: Array<{ command: string }>;
+        shortcuts: Array<{ callback_id: string; type: string }>;
+        unfurl_domains: string[];
+      };
+      oauth_config: { scopes: { bot: string[] } };
+      settings: { event_subscriptions: { bot_events: string[] }; interactivity: { is_enabled: boolean } };
+    };
+    assert.deepEqual(
+      manifest.features.slash_commands.map((c) => c.command),
+      [SLASH_COMMAND],
+    );
+    assert.deepEqual(
+      manifest.features.shortcuts.map((c) => [c.type, c.callback_id]),
+      [['message', SHORTCUTS.lintMessage]],
+    );
+    assert.deepEqual([...manifest.settings.event_subscriptions.bot_events].sort(), [
+      'app_home_opened',
+      'link_shared',
+    ]);
+    assert.equal(manifest.settings.interactivity.is_enabled, true);
+    const config = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' });
+    for (const deployment of Object.values(config.ci.deployments)) {
+      if (!deployment) continue;
+      assert.ok(
+        manifest.features.unfurl_domains.includes(new URL(deployment.webUrl).hostname),
+        `${deployment.webUrl} unfurls`,
+      );
+    }
+    for (const scope of ['commands', 'chat:write', 'im:write', 'links:read', 'links:write']) {
+      assert.ok(manifest.oauth_config.scopes.bot.includes(scope), scope);
+    }
   });
 
   it('.env.example and the README name every environment variable the app reads', async () => {
