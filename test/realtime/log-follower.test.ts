@@ -113,7 +113,9 @@ describe('LogFollower: the tail in Slack', () => {
       `${edits.length} edits in ${streamedFor} ms`,
     );
     const gaps = edits.slice(1).map((c, i) => c.at - (edits[i]?.at ?? 0));
-    assert.ok(Math.min(...gaps) >= interval - 40, `gaps between edits: ${gaps.join(', ')} ms`);
+    // Gaps are read where the edits arrive, so a late delivery shortens the next gap; unthrottled,
+    // edits would follow the parts every 20 ms. The count above bounds the rate itself.
+    assert.ok(Math.min(...gaps) >= interval / 2, `gaps between edits: ${gaps.join(', ')} ms`);
     await follower.stop();
   });
 
