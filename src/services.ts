@@ -1,4 +1,3 @@
-import { webApi } from '@slack/bolt';
 import { CiClient } from './ci/client.js';
 import type { Config, Deployment } from './config.js';
 import type { Logger } from './log.js';
@@ -7,8 +6,7 @@ import { MigrationRunner, type MigrationTiming } from './migration/runner.js';
 import { deploymentLabel } from './ops/describe-error.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { LogFollower, type LogFollowerOptions } from './realtime/log-follower.js';
-import { SlackOutbox } from './slack/outbox/index.js';
-import { createSlackFetch } from './slack/web-fetch.js';
+import { createSlackJsonCaller, SlackOutbox } from './slack/outbox/index.js';
 import { WorkLimiter } from './slack/work-limiter.js';
 import { BuildMessages } from './store/build-messages.js';
 import { ChannelDefaults } from './store/channel-defaults.js';
@@ -89,11 +87,10 @@ export function createServices(deps: ServiceDeps): Services {
     ...deps.ciOverrides,
   });
   // The outbox decides about retries and rate limits itself, so its client has none of its own.
-  const outboxClient = new webApi.WebClient(config.slack.botToken, {
-    slackApiUrl: config.slack.apiUrl,
-    fetch: createSlackFetch(),
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
+  const outboxClient = createSlackJsonCaller({
+    token: config.slack.botToken,
+    apiUrl: config.slack.apiUrl,
+    userAgent: deps.userAgent,
   });
   const outbox = new SlackOutbox({
     clientFor: () => outboxClient,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { webApi } from '@slack/bolt';
 import { getBuild } from '../../src/ci/builds.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -13,7 +12,7 @@ import type { Subscription } from '../../src/store/subscriptions.js';
 import { type FakeCi, startFakeCi } from '../fakes/ci/index.js';
 import type { AddBuildInput } from '../fakes/ci/state.js';
 import { FAKE_IDENTITY, type FakeSlack, startFakeSlack } from '../fakes/slack/index.js';
-import { silentLogger } from '../fakes/slack/test-support.js';
+import { outboxCallerFor } from '../helpers/outbox-caller.js';
 import { deleteUnder, REDIS_URL } from '../store/harness.js';
 
 /**
@@ -102,12 +101,7 @@ export async function startNotifyWorld(
       userAgent: 'ci-slack-test/0.0.0',
       ciOverrides: { backoff: { baseMs: 5, maxMs: 20 } },
     });
-    const client = new webApi.WebClient(FAKE_IDENTITY.botToken, {
-      slackApiUrl: slack.apiUrl,
-      logger: silentLogger,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
-    });
+    const client = outboxCallerFor(slack);
     const outbox = new SlackOutbox({
       clientFor: () => client,
       logger,

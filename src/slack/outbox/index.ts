@@ -23,12 +23,13 @@ import { Workspace } from './workspace.js';
 export { DEFAULT_BUDGETS, FALLBACK_BUDGET } from './budgets.js';
 export { type LocalErrorCode, SlackOutboxError, type SlackOutboxErrorData } from './errors.js';
 export type * from './types.js';
+export { createSlackJsonCaller, type SlackCaller } from './web-api.js';
 
 const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
 
 export class SlackOutbox {
   private readonly settings: OutboxSettings;
-  private readonly clientFor: (teamId: string) => webApi.WebClient;
+  private readonly clientFor: OutboxOptions['clientFor'];
   private readonly delivery: Delivery;
   private readonly workspaces = new Map<string, Workspace>();
   private readonly drainWaiters = new Set<(drained: boolean) => void>();

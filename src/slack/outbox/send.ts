@@ -19,13 +19,17 @@ export async function callSlack(job: Job): Promise<webApi.WebAPICallResult> {
   const client = job.workspace.client();
   switch (job.kind) {
     case 'post':
-      return client.chat.postMessage({
+      return client.apiCall(job.method, {
         channel: job.channel,
         ...content(job.text, job.blocks),
         ...(job.threadTs !== undefined ? { thread_ts: job.threadTs } : {}),
       });
     case 'edit':
-      return client.chat.update({ channel: job.channel, ts: job.ts, ...content(job.text, job.blocks) });
+      return client.apiCall(job.method, {
+        channel: job.channel,
+        ts: job.ts,
+        ...content(job.text, job.blocks),
+      });
     case 'call':
       return client.apiCall(job.method, job.args);
   }

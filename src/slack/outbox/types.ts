@@ -1,16 +1,17 @@
-import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../log.js';
 import type { Block } from '../reply.js';
+import type { SlackCaller } from './web-api.js';
 
 export type Priority = 'high' | 'low';
 
 export interface OutboxOptions {
   /**
-   * The Web API client for a workspace (one workspace: always the same client). Create clients
-   * with retries disabled (`retryConfig: { retries: 0 }`, `rejectRateLimitedCalls: true`) so the
-   * outbox alone decides about retries.
+   * The Web API client for a workspace (one workspace: always the same client): the app gives
+   * `createSlackJsonCaller`'s. A `WebClient` fits too, created with retries disabled
+   * (`retryConfig: { retries: 0 }`, `rejectRateLimitedCalls: true`) so the outbox alone decides
+   * about retries.
    */
-  clientFor: (teamId: string) => webApi.WebClient;
+  clientFor: (teamId: string) => SlackCaller;
   logger: Logger;
   /** Injectable clock (ms). Default `Date.now`. */
   now?: () => number;

@@ -1,8 +1,8 @@
-import type { webApi } from '@slack/bolt';
 import { bucketForBudget, budgetFor } from './budgets.js';
 import type { CallJob, EditJob, PostJob } from './jobs.js';
 import { MethodQueue } from './method-queue.js';
 import { TokenBucket } from './token-bucket.js';
+import type { SlackCaller } from './web-api.js';
 
 /** The posts of one channel: strictly in order, one on the wire at a time, paced by `bucket`. */
 export interface ChannelLane {
@@ -32,17 +32,17 @@ export class Workspace {
   readonly lanes = new Map<string, ChannelLane>();
   readonly edits = new Map<string, EditSlot>();
   readonly calls = new Set<CallJob>();
-  private webClient: webApi.WebClient | undefined;
+  private caller: SlackCaller | undefined;
 
   constructor(
     readonly teamId: string,
-    private readonly clientFor: (teamId: string) => webApi.WebClient,
+    private readonly clientFor: (teamId: string) => SlackCaller,
     private readonly limits: WorkspaceLimits,
   ) {}
 
-  client(): webApi.WebClient {
-    this.webClient ??= this.clientFor(this.teamId);
-    return this.webClient;
+  client(): SlackCaller {
+    this.caller ??= this.clientFor(this.teamId);
+    return this.caller;
   }
 
   queue(method: string, now: number): MethodQueue {

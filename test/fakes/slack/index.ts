@@ -21,7 +21,7 @@ import { workspaceMethods } from './methods/workspace.js';
 import { RateLimiter } from './rate-limits.js';
 import { ResponseUrls } from './response-urls.js';
 import { SocketModeServer } from './socket-mode.js';
-import type { FakeSlack, FakeSlackOptions, Json } from './types.js';
+import type { CallInterception, FakeSlack, FakeSlackOptions, Json } from './types.js';
 import { TriggerRegistry, ViewStore } from './views.js';
 import { WebApi } from './web-api.js';
 
@@ -61,19 +61,30 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const limiter = new RateLimiter(now, options.enforceRateLimits ?? false, options.rateLimits);
   const webApi = new WebApi(ctx, limiter, { ...chatMethods, ...viewMethods, ...workspaceMethods });
   const responseUrls = new ResponseUrls(ctx, () => origin);
+  let intercept: ((method: string) => CallInterception) | undefined;
 
   const server = createServer(async (request, response) => {
     try {
-      route(request, response, await readBody(request));
+      await route(request, response, await readBody(request));
     } catch (error) {
       // A bug in the fake must show up in the test that met it, not as a hung request.
       sendJson(response, 500, { ok: false, error: 'fatal_error', detail: String(error) });
     }
   });
-  const route = (request: IncomingMessage, response: ServerResponse, rawBody: string) => {
+  const route = async (request: IncomingMessage, response: ServerResponse, rawBody: string) => {
     const url = new URL(request.url ?? '/', origin);
     if (url.pathname.startsWith('/api/')) {
       const method = url.pathname.slice('/api/'.length);
+      const fault = intercept?.(method);
+      if (fault !== undefined && 'hold' in fault) await fault.hold;
+      if (fault !== undefined && 'drop' in fault) {
+        request.socket.destroy();
+        return;
+      }
+      if (fault !== undefined && 'status' in fault) {
+        response.writeHead(fault.status, { 'Content-Type': 'text/plain' }).end('upstream trouble');
+        return;
+      }
       const answer = webApi.answer(method, decodeCall(request.headers, rawBody, url.searchParams));
       sendJson(response, answer.status, answer.body, answer.headers);
     } else if (url.pathname.startsWith('/hooks/') && request.method === 'POST') {
@@ -109,9 +120,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       limiter.block(method, forMs, retryAfterSec ?? Math.max(1, Math.ceil(forMs / 1000))),
     rateLimitedCount: (method) => limiter.limitedCount(method),
     failNext: (method, error, times = 1) => webApi.failNext(method, error, times),
+    interceptCalls: (next) => {
+      intercept = next;
+    },
     setUser: (userId, fields) => ctx.directory.setUser(userId, fields),
     setChannel: (channelId, fields) => ctx.directory.setChannel(channelId, fields),
     reset: () => {
+      intercept = undefined;
       webApi.reset();
       responseUrls.reset();
       limiter.reset();

@@ -119,6 +119,9 @@ export interface FakeSocketMode {
   disconnectAll(reason?: DisconnectReason): void;
 }
 
+/** A network fault before a Web API call reaches the fake (see `FakeSlack.interceptCalls`). */
+export type CallInterception = { status: number } | { drop: true } | { hold: Promise<void> } | undefined;
+
 export interface FakeSlack {
   /** Base URL of the fake Web API, e.g. http://127.0.0.1:1234/api/ — pass it as `slackApiUrl`. */
   apiUrl: string;
@@ -150,6 +153,11 @@ export interface FakeSlack {
   rateLimitedCount(method?: string): number;
   /** The next `times` calls to `method` answer `{ ok: false, error }`. */
   failNext(method: string, error: string, times?: number): void;
+  /**
+   * Decides, for each Web API call from now on, what the network does before the fake answers:
+   * nothing (undefined), an HTTP error status, a dropped connection, or a wait. `undefined` removes it.
+   */
+  interceptCalls(intercept: ((method: string) => CallInterception) | undefined): void;
   /** Overrides fields users.info returns for a user (e.g. `{ profile: { email } }`). */
   setUser(userId: string, fields: Json): void;
   /** Overrides a channel's facts: `is_member: false` makes posting answer `not_in_channel`. */

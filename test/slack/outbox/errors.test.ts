@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { SlackOutboxError } from '../../../src/slack/outbox/index.js';
 import type { Block } from '../../../src/slack/reply.js';
-import { interceptingFetch, type OutboxWorld, startWorld, TEAM, textHistory } from './world.js';
+import { type OutboxWorld, startWorld, TEAM, textHistory } from './world.js';
 
 async function rejection(promise: Promise<unknown>): Promise<SlackOutboxError> {
   const error = await promise.then(
@@ -12,8 +12,6 @@ async function rejection(promise: Promise<unknown>): Promise<SlackOutboxError> {
   assert.ok(error instanceof SlackOutboxError, `got ${String(error)}`);
   return error;
 }
-
-const unavailable = () => new Response('upstream unavailable', { status: 503 });
 
 describe('outbox and permanent errors', () => {
   let world: OutboxWorld;
@@ -96,11 +94,11 @@ describe('outbox and transient errors', () => {
   it('retries HTTP 5xx with growing delays and posts the message once', async () => {
     let failuresLeft = 2;
     world = await startWorld({
-      fetch: interceptingFetch((method) => {
+      intercept: (method) => {
         if (method !== 'chat.postMessage' || failuresLeft === 0) return undefined;
         failuresLeft -= 1;
-        return { respond: unavailable() };
-      }),
+        return { status: 503 };
+      },
     });
     const { outbox, slack, run, clock } = world;
     const start = clock.now();
@@ -117,11 +115,11 @@ describe('outbox and transient errors', () => {
   it('retries network failures and ok:false internal_error', async () => {
     let dropNext = true;
     world = await startWorld({
-      fetch: interceptingFetch((method) => {
+      intercept: (method) => {
         if (method !== 'chat.update' || !dropNext) return undefined;
         dropNext = false;
-        return { fail: new TypeError('fetch failed') };
-      }),
+        return { drop: true };
+      },
     });
     const { outbox, slack, run } = world;
     const message = await run(outbox.post({ teamId: TEAM, channel: 'C1', text: 'v0' }));
@@ -136,11 +134,11 @@ describe('outbox and transient errors', () => {
   it('gives up after maxAttempts with a transient error, then sends the next post', async () => {
     let failuresLeft = 4;
     world = await startWorld({
-      fetch: interceptingFetch((method) => {
+      intercept: (method) => {
         if (method !== 'chat.postMessage' || failuresLeft === 0) return undefined;
         failuresLeft -= 1;
-        return { respond: unavailable() };
-      }),
+        return { status: 503 };
+      },
     });
     const { outbox, slack, run } = world;
     const lost = rejection(outbox.post({ teamId: TEAM, channel: 'C1', text: 'lost' }));

@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createLogger } from '../../../src/log.js';
 import { SlackOutbox, SlackOutboxError } from '../../../src/slack/outbox/index.js';
 import { type FakeSlack, startFakeSlack } from '../../fakes/slack/index.js';
-import { webClientFor } from '../../fakes/slack/test-support.js';
+import { outboxCallerFor } from '../../helpers/outbox-caller.js';
 import { deferred, type OutboxWorld, startWorld, TEAM, textHistory } from './world.js';
 
 const isClosedError = (error: unknown) => error instanceof SlackOutboxError && error.code === 'outbox_closed';
@@ -72,7 +72,7 @@ describe('outbox on real timers', () => {
   const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
   it('holds one timer while paused and none after close (the process can exit)', async (t) => {
-    const client = webClientFor(slack);
+    const client = outboxCallerFor(slack);
     const paused = deferred();
     const logger = createLogger('warn', {
       write: (line: string) => {
@@ -97,7 +97,7 @@ describe('outbox on real timers', () => {
   });
 
   it('sends with the real clock when nothing limits it', async (t) => {
-    const client = webClientFor(slack);
+    const client = outboxCallerFor(slack);
     const outbox = new SlackOutbox({ clientFor: () => client, logger: createLogger('silent') });
     t.after(() => outbox.close());
     const posted = await outbox.post({ teamId: TEAM, channel: 'C2', text: 'hello' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { deferred, interceptingFetch, type OutboxWorld, startWorld, TEAM, textHistory } from './world.js';
+import { deferred, type OutboxWorld, startWorld, TEAM, textHistory } from './world.js';
 
 describe('outbox merging of edits', () => {
   let world: OutboxWorld;
@@ -72,12 +72,12 @@ describe('outbox merging of edits', () => {
     const held = deferred();
     let holdNextUpdate = true;
     world = await startWorld({
-      fetch: interceptingFetch((method) => {
+      intercept: (method) => {
         if (method !== 'chat.update' || !holdNextUpdate) return undefined;
         holdNextUpdate = false;
         held.resolve();
         return { hold: gate.promise };
-      }),
+      },
     });
     const { outbox, slack, run } = world;
     const { channel, ts } = await run(outbox.post({ teamId: TEAM, channel: 'C1', text: 'running' }));
@@ -97,12 +97,12 @@ describe('outbox merging of edits', () => {
     const held = deferred();
     let holdNextUpdate = true;
     world = await startWorld({
-      fetch: interceptingFetch((method) => {
+      intercept: (method) => {
         if (method !== 'chat.update' || !holdNextUpdate) return undefined;
         holdNextUpdate = false;
         held.resolve();
         return { hold: gate.promise };
-      }),
+      },
     });
     const { outbox, slack, run } = world;
     const { channel, ts } = await run(outbox.post({ teamId: TEAM, channel: 'C1', text: 'tail 0' }));

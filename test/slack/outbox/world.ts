@@ -1,9 +1,13 @@
-/** The outbox on a virtual clock, talking to an enforcing fake Slack through a real WebClient. */
-import { webApi } from '@slack/bolt';
+/** The outbox on a virtual clock, talking to an enforcing fake Slack through the app's own client. */
 import { createLogger } from '../../../src/log.js';
 import { type OutboxOptions, SlackOutbox } from '../../../src/slack/outbox/index.js';
-import { FAKE_IDENTITY, type FakeSlack, startFakeSlack } from '../../fakes/slack/index.js';
-import { silentLogger } from '../../fakes/slack/test-support.js';
+import {
+  type CallInterception,
+  FAKE_IDENTITY,
+  type FakeSlack,
+  startFakeSlack,
+} from '../../fakes/slack/index.js';
+import { outboxCallerFor } from '../../helpers/outbox-caller.js';
 import { VirtualClock } from './virtual-time.js';
 
 export const TEAM = FAKE_IDENTITY.teamId;
@@ -19,8 +23,8 @@ export interface OutboxWorld {
 
 export interface WorldOptions {
   outbox?: Partial<Omit<OutboxOptions, 'clientFor' | 'logger' | 'now' | 'sleep'>>;
-  /** Stands between the WebClient and the fake (to answer 5xx or drop connections). */
-  fetch?: typeof fetch;
+  /** What the network does to each call before the fake answers it (5xx, dropped connections, waits). */
+  intercept?: (method: string) => CallInterception;
   enforceRateLimits?: boolean;
 }
 
@@ -30,14 +34,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<OutboxWorl
     enforceRateLimits: options.enforceRateLimits ?? true,
     now: clock.now,
   });
-  // Retries off: the outbox alone decides about retries (as OutboxOptions.clientFor asks).
-  const client = new webApi.WebClient(FAKE_IDENTITY.botToken, {
-    slackApiUrl: slack.apiUrl,
-    logger: silentLogger,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  slack.interceptCalls(options.intercept);
+  const client = outboxCallerFor(slack);
   const outbox = new SlackOutbox({
     clientFor: () => client,
     logger: createLogger('silent'),
@@ -75,20 +73,4 @@ export function deferred<T = void>(): Deferred<T> {
     resolve = r;
   });
   return { promise, resolve };
-}
-
-/** What the network does with one call before it reaches the fake Slack. */
-export type Interception = { respond: Response } | { fail: Error } | { hold: Promise<void> } | undefined;
-
-/** A fetch that lets the test answer, break or hold calls by Web API method name. */
-export function interceptingFetch(intercept: (method: string) => Interception): typeof fetch {
-  return async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    const method = new URL(url).pathname.split('/').pop() ?? '';
-    const action = intercept(method);
-    if (action !== undefined && 'respond' in action) return action.respond;
-    if (action !== undefined && 'fail' in action) throw action.fail;
-    if (action !== undefined && 'hold' in action) await action.hold;
-    return fetch(input, init);
-  };
 }
