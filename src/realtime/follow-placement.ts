@@ -13,7 +13,7 @@ export interface TailPlacement {
 /**
  * Posts the tail message of a follow: in the thread of `threadTs` when given, else of the build's
  * own message in that channel (posted by notifications), else of a new line in the channel that
- * says who follows which job. Returns where it went and the text it was posted with.
+ * says who follows which job, with no lines yet and the job's state. Returns where it went.
  */
 export async function postTail(
   services: Pick<Services, 'outbox' | 'buildMessages'>,
@@ -21,7 +21,7 @@ export async function postTail(
   view: FollowedJobView,
   job: Job,
   threadTs?: string,
-): Promise<TailPlacement & { text: string }> {
+): Promise<TailPlacement> {
   const { teamId, channelId: channel, deployment } = record;
   let parent = threadTs;
   parent ??= (
@@ -31,5 +31,5 @@ export async function postTail(
     .ts;
   const message = liveTailMessage(view, [], job.state);
   const posted = await services.outbox.post({ teamId, channel, threadTs: parent, ...message });
-  return { channel, threadTs: parent, messageTs: posted.ts, text: message.text };
+  return { channel, threadTs: parent, messageTs: posted.ts };
 }

@@ -147,9 +147,8 @@ export class LogFollower {
       const placement = await postTail(this.#services, record, view, job, request.threadTs);
       const posted = { ...record, threadTs: placement.threadTs, messageTs: placement.messageTs };
       await this.#follows.save(posted);
-      const { text, ...where } = placement;
-      this.#launch(posted, session, job, view, text);
-      return { kind: 'started', view, placement: where };
+      this.#launch(posted, session, job, view, job.state);
+      return { kind: 'started', view, placement };
     } catch (error) {
       if (claimed) await this.#forget(id);
       else await this.#leases.release(followLeaseName(id)).catch(() => false);
@@ -239,16 +238,18 @@ export class LogFollower {
       const session = this.#services.ci.session(record.deployment, token);
       const { job } = await getJob(session, record.jobId);
       const view = await this.#view(session, record.deployment, job);
-      let shown = '';
+      // A tail message posted before the restart shows something unknown, so its first edit goes.
+      let postedState: string | undefined;
       let posted = record;
       if (record.messageTs === undefined) {
         const placement = await postTail(this.#services, record, view, job, record.threadTs);
         posted = { ...record, threadTs: placement.threadTs, messageTs: placement.messageTs };
-        shown = placement.text;
+        postedState = job.state;
         await this.#follows.save(posted);
       }
       if (posted.messageTs === undefined) return;
-      const followed = this.#launch({ ...posted, messageTs: posted.messageTs }, session, job, view, shown);
+      const target = { ...posted, messageTs: posted.messageTs };
+      const followed = this.#launch(target, session, job, view, postedState);
       if (isFinished(job.state)) followed.jobChecked(job);
     } catch (error) {
       if (error instanceof CiError && !error.transient) {
@@ -267,9 +268,9 @@ export class LogFollower {
     session: CiSession,
     job: Job,
     view: FollowedJobView,
-    shownText: string,
+    postedState: string | undefined,
   ): FollowedJob {
-    const followed = new FollowedJob(this.#owner, record, session, job, view, shownText);
+    const followed = new FollowedJob(this.#owner, record, session, job, view, postedState);
     this.#active.set(record.id, followed);
     this.#startTimers();
     followed.begin().catch((error: unknown) => this.#log.error({ err: error }, 'a follow failed to begin'));

@@ -63,6 +63,9 @@ interface ChannelEntry {
   onError: (error: unknown) => void;
 }
 
+/** Every event reaches the channel's `bind_global` listener; nothing else is owed it. */
+function ignoreEvent(): void {}
+
 /** pusher-js parses `data` when it is a JSON string; a string left over was encoded twice or is not JSON. */
 function decodeData(data: unknown): unknown {
   if (typeof data !== 'string') return data;
@@ -220,6 +223,9 @@ export class RealtimeConnection {
       },
     };
     channel.bind_global(entry.onEvent);
+    // Events have no callbacks by name here, so pusher-js would pass each to this fall-through,
+    // which builds a debug line ("No callbacks on …") whether or not anything logs it.
+    channel.failThrough = ignoreEvent;
     channel.bind('pusher:subscription_succeeded', entry.onSucceeded);
     channel.bind('pusher:subscription_error', entry.onError);
     this.#channels.set(name, entry);
