@@ -1,14 +1,18 @@
 /**
- * The measured process of bench/follow.ts: the app's services and log follower, nothing else,
- * configured through the environment like the real app. Started by the benchmark; not run by hand.
+ * The measured process of bench/follow.ts: the whole app as src/main.ts builds it (services, the
+ * Slack app with its HTTP front thread, the background work), configured through the environment
+ * like the real app, with its follows started the way `/ci logs --follow` starts them. Started by
+ * the benchmark; not run by hand.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
+import { startBackground } from '../src/background.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { createServices } from '../src/services.js';
+import { startSlackApp } from '../src/slack/app.js';
 import { createRedis, RedisKv } from '../src/store/redis-kv.js';
 import type { AppReport, FromApp, ToApp } from './follow-protocol.js';
 
@@ -28,6 +32,8 @@ async function main(): Promise<void> {
     storeKind: 'redis',
     userAgent: 'ci-slack-bench/0.0.0',
   });
+  const running = await startSlackApp(services);
+  const background = await startBackground(services);
   await services.accounts.link({
     teamId: 'T0TEST',
     userId: 'U0USER',
@@ -102,7 +108,7 @@ async function main(): Promise<void> {
         return;
       }
       case 'mark':
-        if (process.env.BENCH_DIAGNOSE === 'allocations') await startAllocationSampling();
+        if (sampling) await startAllocationSampling(sampling === 'all-allocations');
         markCpu = process.cpuUsage();
         markAt = performance.now();
         loopDelay.reset();
@@ -111,11 +117,13 @@ async function main(): Promise<void> {
         return;
       case 'report':
         send({ type: 'report', report: report() });
-        if (process.env.BENCH_DIAGNOSE === 'allocations') await stopAllocationSampling();
+        if (sampling) await stopAllocationSampling();
         else if (process.env.BENCH_DIAGNOSE) diagnose();
         return;
       case 'stop':
+        await running.stop();
         await services.follower.stop({ handOver: false });
+        await background.stop();
         services.outbox.close();
         await services.realtime.close();
         await services.ci.close();
@@ -132,14 +140,20 @@ const post = (method: string, params?: object) =>
     inspector.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))),
   );
 
-/** BENCH_DIAGNOSE=allocations: where the objects that outlive young-generation collections come from. */
-async function startAllocationSampling(): Promise<void> {
+const diagnosis = process.env.BENCH_DIAGNOSE;
+const sampling = diagnosis === 'allocations' || diagnosis === 'all-allocations' ? diagnosis : undefined;
+
+/**
+ * BENCH_DIAGNOSE=allocations: where the objects that outlive young-generation collections come
+ * from; `all-allocations`: every allocation, short-lived ones included.
+ */
+async function startAllocationSampling(all: boolean): Promise<void> {
   inspector.connect();
   await post('HeapProfiler.enable');
   await post('HeapProfiler.startSampling', {
     samplingInterval: 16_384,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: false,
+    includeObjectsCollectedByMinorGC: all,
   });
 }
 
@@ -152,6 +166,16 @@ async function stopAllocationSampling(): Promise<void> {
 
 /** BENCH_DIAGNOSE=1 (with --expose-gc): what stays on the heap after a full collection. */
 function diagnose(): void {
+  const spaces = (label: string) =>
+    console.error(
+      `${label}: ${getHeapSpaceStatistics()
+        .map(
+          (s) =>
+            `${s.space_name} ${(s.space_used_size / 2 ** 20).toFixed(1)}/${(s.space_size / 2 ** 20).toFixed(1)}`,
+        )
+        .join(', ')} (MB used/committed)`,
+    );
+  spaces('heap before gc');
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const memory = process.memoryUsage();

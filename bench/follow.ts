@@ -28,7 +28,7 @@ import { FAKE_IDENTITY, type SlackCall, startFakeSlack } from '../test/fakes/sla
 import { deleteUnder } from '../test/store/harness.js';
 import type { AppReport, FollowTarget, FromApp, ToApp } from './follow-protocol.js';
 import { compileEntry } from './lib/compile.js';
-import { startFlags } from './lib/start-flags.js';
+import { type StartCommand, startCommand } from './lib/start-flags.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TEAM = FAKE_IDENTITY.teamId;
@@ -47,8 +47,8 @@ interface Options {
   partChars: number;
   json: string | undefined;
   tsx: boolean;
-  /** Flags for the app's node process, e.g. `--max-semi-space-size=2`. */
-  nodeOptions: string[];
+  /** The app's node flags (e.g. `--max-semi-space-size=2`) and environment settings. */
+  launch: StartCommand;
 }
 
 function readOptions(): Options {
@@ -86,11 +86,14 @@ function readOptions(): Options {
     partChars: Math.round(number('part-chars', values['part-chars'])),
     json: values.json,
     tsx: values.tsx ?? false,
-    // Unset: the flags of `npm start`; `--node-options=none`: Node's defaults.
-    nodeOptions:
+    // Unset: the flags and settings of `npm start`; `--node-options=none`: Node's defaults.
+    launch:
       values['node-options'] === undefined
-        ? startFlags()
-        : values['node-options'].split(/\s+/).filter((flag) => flag !== '' && flag !== 'none'),
+        ? startCommand()
+        : {
+            env: {},
+            flags: values['node-options'].split(/\s+/).filter((flag) => flag !== '' && flag !== 'none'),
+          },
   };
 }
 
@@ -167,6 +170,8 @@ async function main(): Promise<void> {
   console.log(
     `follow bench: ${o.jobs} jobs × ${o.rate} parts/s × ${o.seconds} s, update interval ${o.intervalMs} ms, chat.update budget ${budgetText}`,
   );
+  const settings = Object.entries(o.launch.env).map(([name, value]) => `${name}=${value}`);
+  console.log(`app process: ${[...settings, 'node', ...o.launch.flags].join(' ')}`);
 
   const loadAtStart = loadavg().map((n) => Number(n.toFixed(2)));
   const pusher = await startFakePusher({ key: 'bench-key', secret: 'bench-secret' });
@@ -203,11 +208,13 @@ async function main(): Promise<void> {
   // Each channel's posting allowance (a burst of 3, then 1 a second) refills before the app posts.
   await sleep(3_000);
 
-  const app = new AppProcess(compileApp(o.tsx, o.nodeOptions), {
+  const app = new AppProcess(compileApp(o.tsx, o.launch.flags), {
+    ...o.launch.env,
     BENCH_REDIS_PREFIX: prefix,
     SLACK_BOT_TOKEN: FAKE_IDENTITY.botToken,
     SLACK_SIGNING_SECRET: 'bench-signing-secret',
     SLACK_APP_TOKEN: '',
+    PORT: '0',
     SLACK_API_URL: slack.apiUrl,
     REDIS_URL,
     TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),

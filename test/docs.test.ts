@@ -15,12 +15,15 @@ describe('docs', () => {
     assert.equal(onDisk, commandsDoc());
   });
 
-  it('the Docker image runs the app with the same node flags as npm start', async () => {
+  it('the Docker image runs the app with the same node flags and environment as npm start', async () => {
     const [pkg, dockerfile] = await Promise.all([readDoc('package.json'), readDoc('Dockerfile')]);
-    const start = (JSON.parse(pkg) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+    const words = (JSON.parse(pkg) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+    const settings = words.filter((word) => /^[A-Z_]+=/.test(word));
     const cmd = dockerfile.match(/^CMD (\[.*\])$/m)?.[1];
     assert.ok(cmd, 'the Dockerfile has an exec-form CMD');
-    assert.deepEqual(JSON.parse(cmd), start);
+    assert.deepEqual(JSON.parse(cmd), words.slice(settings.length));
+    const env = dockerfile.match(/^ENV (?:.*\\\n)*.*$/m)?.[0] ?? '';
+    for (const setting of settings) assert.match(env, new RegExp(`\\b${setting}\\b`), `ENV sets ${setting}`);
   });
 
   it('manifest.yml declares what the app listens to: /ci, the shortcut, its events, link hosts and scopes', async () => {
