@@ -7,7 +7,7 @@ export interface StartCommand {
 }
 
 /**
- * package.json's start script (`NAME=value … node --flag … dist/main.js`) read into its settings
+ * package.json's start script (`NAME=value … exec node --flag … dist/main.js`) read into its settings
  * and flags: benchmarks run the app the way it is deployed unless told otherwise.
  */
 export function startCommand(): StartCommand {
