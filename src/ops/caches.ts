@@ -2,6 +2,7 @@ import { type CacheFilter, deleteCaches, listCaches } from '../ci/caches.js';
 import type { CiSession } from '../ci/client.js';
 import type { RepoKey } from '../ci/paths.js';
 import type { Cache, Repository } from '../ci/schemas.js';
+import { compareText } from '../compare-text.js';
 import type { RepoRef } from './references.js';
 import { resolveRepo } from './resolve.js';
 
@@ -24,7 +25,7 @@ export function totalBytes(caches: readonly Cache[]): number {
 export async function listRepoCaches(ci: CiSession, ref: RepoRef, filter: CacheFilter): Promise<CacheList> {
   const repo = await resolveRepo(ci, ref);
   const caches = await listCaches(ci, repo.id, onlyGiven(filter));
-  caches.sort((a, b) => (b.last_modified ?? '').localeCompare(a.last_modified ?? ''));
+  caches.sort((a, b) => compareText(b.last_modified ?? '', a.last_modified ?? ''));
   return { repo, caches, bytes: totalBytes(caches) };
 }
 

@@ -1,6 +1,7 @@
 import type { CiSession } from '../ci/client.js';
 import type { EnvVar, Repository } from '../ci/schemas.js';
 import { createEnvVar, deleteEnvVar, listEnvVars, updateEnvVar } from '../ci/settings.js';
+import { compareText } from '../compare-text.js';
 import { UserFacingError } from './describe-error.js';
 import type { RepoRef } from './references.js';
 import { resolveRepo } from './resolve.js';
@@ -31,7 +32,7 @@ export async function listRepoEnvVars(
 ): Promise<{ repo: Repository; vars: ShownEnvVar[] }> {
   const repo = await resolveRepo(ci, ref);
   const vars = (await listEnvVars(ci, repo.id)).map(shownVar);
-  vars.sort((a, b) => a.name.localeCompare(b.name));
+  vars.sort((a, b) => compareText(a.name, b.name));
   return { repo, vars };
 }
 

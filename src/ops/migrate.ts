@@ -1,6 +1,7 @@
 import type { CiSession } from '../ci/client.js';
 import { listRepos } from '../ci/repos.js';
 import type { Repository } from '../ci/schemas.js';
+import { compareText } from '../compare-text.js';
 import type { Deployment } from '../config.js';
 import type { Services } from '../services.js';
 import {
@@ -152,7 +153,7 @@ async function ownerRepos(session: CiSession, owner: string): Promise<Repository
   const repos = await listRepos(session, { ownerName: owner });
   return repos
     .filter((repo) => repo.slug.split('/')[0]?.toLowerCase() === wanted)
-    .sort((a, b) => a.slug.localeCompare(b.slug));
+    .sort((a, b) => compareText(a.slug, b.slug));
 }
 
 /** Planned repositories in order, each once (slugs compared without case). */

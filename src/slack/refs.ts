@@ -103,7 +103,8 @@ export function parseRepoTarget(s: string): RepoTarget | undefined {
 export function isBranchName(b: string): boolean {
   return (
     b.length <= 255 &&
-    !/[\s~^:?*[\\\p{Cc}]/u.test(b) &&
+    !/[\s~^:?*[\\]/.test(b) &&
+    !hasControlCharacter(b) &&
     !b.includes('..') &&
     !b.includes('@{') &&
     !b.includes('//') &&
@@ -112,6 +113,15 @@ export function isBranchName(b: string): boolean {
     !b.endsWith('.lock') &&
     b !== '@'
   );
+}
+
+/** C0 and C1 controls (Unicode's Cc), checked by code rather than `\p{Cc}`, which loads ICU data. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
 }
 
 interface WebLink {

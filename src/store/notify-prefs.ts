@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compareText } from '../compare-text.js';
 import { DEPLOYMENTS, type Deployment } from '../config.js';
 import { parseJsonOrUndefined } from '../json.js';
 import type { Kv } from './kv.js';
@@ -76,7 +77,7 @@ export class NotifyPrefs {
     assertSlackIds(teamId);
     const fields = await this.kv.hgetall(teamKey(teamId));
     const prefs: NotifyPref[] = [];
-    for (const [userId, raw] of Object.entries(fields).sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [userId, raw] of Object.entries(fields).sort(([a], [b]) => compareText(a, b))) {
       if (!slackId.safeParse(userId).success) continue;
       const pref = toPref(teamId, userId, raw);
       if (pref) prefs.push(pref);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { compareText } from '../compare-text.js';
 import { DEPLOYMENTS, type Deployment } from '../config.js';
 import type { Kv } from './kv.js';
 import {
@@ -142,7 +143,7 @@ export class Subscriptions {
     assertSlackIds(teamId, userId);
     const ids = await this.kv.smembers(creatorKey(teamId, userId));
     const subs = await this.load(ids, (r) => r.teamId === teamId && r.createdBy === userId);
-    return subs.sort((a, b) => a.channelId.localeCompare(b.channelId) || byTarget(a, b));
+    return subs.sort((a, b) => compareText(a.channelId, b.channelId) || byTarget(a, b));
   }
 
   /**
@@ -214,7 +215,7 @@ export class Subscriptions {
       for (const id of await this.kv.smembers(deploymentKey(deployment))) ids.add(id);
     }
     const subs = await this.load([...ids], () => true);
-    return subs.sort((a, b) => a.id.localeCompare(b.id));
+    return subs.sort((a, b) => compareText(a.id, b.id));
   }
 
   private async record(id: string): Promise<StoredRecord | undefined> {
@@ -261,7 +262,7 @@ export class Subscriptions {
       const parsed = coveredRepo.safeParse({ id: Number(field), slug: value });
       if (parsed.success) repos.push(parsed.data);
     }
-    return repos.sort((a, b) => a.slug.localeCompare(b.slug) || a.id - b.id);
+    return repos.sort((a, b) => compareText(a.slug, b.slug) || a.id - b.id);
   }
 
   private withoutActivation(record: StoredRecord, repos: CoveredRepo[]): Omit<Subscription, 'status'> {
@@ -283,5 +284,5 @@ function targetLabel(sub: Subscription): string {
 }
 
 function byTarget(a: Subscription, b: Subscription): number {
-  return targetLabel(a).localeCompare(targetLabel(b)) || a.deployment.localeCompare(b.deployment);
+  return compareText(targetLabel(a), targetLabel(b)) || compareText(a.deployment, b.deployment);
 }

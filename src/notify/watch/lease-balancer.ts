@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { compareText } from '../../compare-text.js';
 import type { Leases } from '../../store/leases.js';
 import { mapLimit } from './concurrency.js';
 import type { Presence } from './presence.js';
@@ -89,7 +90,7 @@ export class LeaseBalancer {
     const target = shareOf(wanted.length, live, this.options.processId);
     if (this.#held.size > target) {
       const surplus = [...this.#held.keys()]
-        .sort((a, b) => this.#rank(a).localeCompare(this.#rank(b)))
+        .sort((a, b) => compareText(this.#rank(a), this.#rank(b)))
         .slice(0, this.#held.size - target);
       await this.#release(surplus, released);
     } else if (this.#held.size < target) {
@@ -111,7 +112,7 @@ export class LeaseBalancer {
 
   async #acquire(candidates: string[], target: number, acquired: string[]): Promise<void> {
     const { leases, ttlMs } = this.options;
-    const preferred = candidates.sort((a, b) => this.#rank(b).localeCompare(this.#rank(a)));
+    const preferred = candidates.sort((a, b) => compareText(this.#rank(b), this.#rank(a)));
     const holders = await leases.holders(preferred.map(unitLeaseName));
     const free = preferred.filter((_, index) => holders[index] === null);
     while (free.length > 0 && this.#held.size < target) {

@@ -1,3 +1,4 @@
+import { compareText } from '../../compare-text.js';
 import { DEPLOYMENTS, type Deployment } from '../../config.js';
 import type { Services } from '../../services.js';
 import type { Subscription } from '../../store/subscriptions.js';
@@ -47,7 +48,7 @@ export async function loadWatched(services: Services): Promise<Map<string, Watch
 }
 
 function oldestFirst(a: Subscription, b: Subscription): number {
-  return a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+  return compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id);
 }
 
 function slugIn(sub: Subscription, repoId: number): string {

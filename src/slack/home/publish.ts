@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { listRepos } from '../../ci/repos.js';
+import { compareText } from '../../compare-text.js';
 import { type Actor, openSession } from '../../ops/actor.js';
 import { describeError } from '../../ops/describe-error.js';
 import { subscriptionsCreatedBy } from '../../ops/subscriptions.js';
@@ -27,7 +28,7 @@ export async function publishHome(services: Services, client: webApi.WebClient, 
           const { session } = await openSession(services, actor, settings.name);
           const repos = await listRepos(session, { member: account.ciLogin });
           entry.repos = repos.sort((a, b) =>
-            (b.last_build_started_at ?? '').localeCompare(a.last_build_started_at ?? ''),
+            compareText(b.last_build_started_at ?? '', a.last_build_started_at ?? ''),
           );
         } catch (error) {
           entry.problem = describeError(error, { deploymentLabel: site.label }).text;

@@ -4,7 +4,7 @@ import { keyPath, type LintWarning } from '../../ops/lint.js';
 import { VIEWS } from '../ids.js';
 import type { Block, SlackMessage } from '../reply.js';
 import { escapeMrkdwn, inlineCode } from '../text/escape.js';
-import { plural } from '../text/format.js';
+import { formatNumber, plural } from '../text/format.js';
 import { truncate } from '../text/truncate.js';
 import { section } from './blocks.js';
 import { listBlocks } from './lists.js';
@@ -37,7 +37,7 @@ export function lintModal(deployment: Deployment): ModalView {
         multiline: true,
         maxLength: MAX_LINT_INPUT,
         placeholder: 'language: ruby',
-        hint: `Up to ${MAX_LINT_INPUT.toLocaleString('en-US')} characters. For a longer file, post it in a code block and use the message shortcut “Lint CI config”.`,
+        hint: `Up to ${formatNumber(MAX_LINT_INPUT)} characters. For a longer file, post it in a code block and use the message shortcut “Lint CI config”.`,
       }),
     ],
   });

@@ -10,6 +10,13 @@ describe('formatNumber and plural', () => {
     assert.equal(formatNumber(1234567), '1,234,567');
     assert.equal(formatNumber(-1500), '-1,500');
     assert.equal(formatNumber(1.5), '1.5');
+    assert.equal(formatNumber(999), '999');
+    assert.equal(formatNumber(1000), '1,000');
+    assert.equal(formatNumber(1234.5), '1,234.5');
+    assert.equal(formatNumber(1234567.126), '1,234,567.13');
+    assert.equal(formatNumber(0.004), '0');
+    assert.equal(formatNumber(-0.004), '0');
+    assert.equal(formatNumber(-1234.25), '-1,234.25');
   });
 
   it('counts', () => {
