@@ -127,6 +127,8 @@ class AppProcess {
   constructor(app: { entry: string; execArgv: string[] }, env: Record<string, string>) {
     this.#child = fork(app.entry, [], {
       execArgv: app.execArgv,
+      // A wrapper in place of node (e.g. one that runs it under heaptrack): bench/follow.md.
+      ...(process.env.BENCH_EXEC_PATH ? { execPath: process.env.BENCH_EXEC_PATH } : {}),
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
