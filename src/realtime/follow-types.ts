@@ -50,3 +50,8 @@ export type FollowOutcome =
     }
   | { kind: 'finished'; view: FollowedJobView; state: string }
   | { kind: 'at_capacity'; max: number };
+
+/** Who asks to stop following which job in which channel. */
+export type UnfollowRequest = Omit<FollowRequest, 'threadTs'>;
+
+export type UnfollowOutcome = { kind: 'stopping'; view: FollowedJobView } | { kind: 'not_followed' };

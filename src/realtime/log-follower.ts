@@ -19,6 +19,8 @@ import type {
   FollowOutcome,
   FollowRequest,
   LogFollowerOptions,
+  UnfollowOutcome,
+  UnfollowRequest,
 } from './follow-types.js';
 import { FollowedJob, type FollowOwner } from './followed-job.js';
 
@@ -28,6 +30,8 @@ export type {
   FollowOutcome,
   FollowRequest,
   LogFollowerOptions,
+  UnfollowOutcome,
+  UnfollowRequest,
 } from './follow-types.js';
 
 /** Orphaned follows resumed at once (each reads its job and parts over REST first). */
@@ -158,6 +162,21 @@ export class LogFollower {
     }
   }
 
+  /**
+   * Stops following a job in a channel because someone asked. The process holding the follow ends
+   * it with a last edit naming who asked: this one at once, another at its next lease renewal, and
+   * a follow nobody holds when a process adopts it.
+   */
+  async unfollow(request: UnfollowRequest): Promise<UnfollowOutcome> {
+    const { deployment, jobId, actor, channelId } = request;
+    const id = followId({ deployment, jobId, teamId: actor.teamId, channelId });
+    const record = await this.#follows.get(id);
+    if (!record) return { kind: 'not_followed' };
+    await this.#follows.requestStop(id, actor.userId);
+    if (this.#active.has(id)) await this.#endAsked(id, actor.userId);
+    return { kind: 'stopping', view: this.#recordView(record) };
+  }
+
   /** Continues follows whose owner died, now and every `scanIntervalMs`. */
   async start(): Promise<void> {
     if (this.#stopped) return;
@@ -230,9 +249,14 @@ export class LogFollower {
     if (this.#active.has(record.id) || this.#starting.has(record.id)) return;
     this.#starting.add(record.id);
     try {
+      const [askedBy] = await this.#follows.stopRequests([record.id]);
+      if (askedBy !== undefined) {
+        await this.#abandon(record, { kind: 'asked', userId: askedBy });
+        return;
+      }
       const token = await this.#services.accounts.token(record.teamId, record.userId, record.deployment);
       if (!token) {
-        await this.#abandon(record, 'unlinked');
+        await this.#abandon(record, { kind: 'unlinked', userId: record.userId });
         return;
       }
       const session = this.#services.ci.session(record.deployment, token);
@@ -253,7 +277,7 @@ export class LogFollower {
       if (isFinished(job.state)) followed.jobChecked(job);
     } catch (error) {
       if (error instanceof CiError && !error.transient) {
-        await this.#abandon(record, 'no_access');
+        await this.#abandon(record, { kind: 'no_access', userId: record.userId });
       } else {
         this.#log.warn({ err: error, follow: record.id }, 'could not continue a follow; trying later');
         await this.#leases.release(followLeaseName(record.id)).catch(() => false);
@@ -277,22 +301,26 @@ export class LogFollower {
     return followed;
   }
 
+  /** Ends a follow of this process that someone asked to stop. */
+  async #endAsked(id: string, userId: string): Promise<void> {
+    const followed = this.#active.get(id);
+    if (!followed) return;
+    this.#active.delete(id);
+    followed.halt();
+    await this.#abandon(followed.record, { kind: 'asked', userId });
+  }
+
   /** Tells the thread the follow stopped (when there is a message) and forgets it. */
-  async #abandon(record: FollowRecord, reason: StopReason['kind']): Promise<void> {
-    this.#log.info({ follow: record.id, reason }, 'abandoning a follow');
+  async #abandon(record: FollowRecord, reason: StopReason): Promise<void> {
+    this.#log.info({ follow: record.id, reason: reason.kind }, 'abandoning a follow');
     if (record.messageTs !== undefined) {
-      const view = {
-        site: this.#site(record.deployment),
-        slug: record.slug,
-        job: { id: record.jobId, number: record.jobNumber },
-      };
       const { teamId, channelId: channel, messageTs: ts } = record;
       await this.#services.outbox
         .update({
           teamId,
           channel,
           ts,
-          ...stoppedTailMessage(view, { kind: reason, userId: record.userId }),
+          ...stoppedTailMessage(this.#recordView(record), reason),
           final: true,
         })
         .catch((error: unknown) => this.#log.warn({ err: error }, 'could not say that a follow stopped'));
@@ -331,6 +359,11 @@ export class LogFollower {
   }
 
   async #renewLeases(): Promise<void> {
+    await this.#renewEach();
+    await this.#endAskedFollows();
+  }
+
+  async #renewEach(): Promise<void> {
     await Promise.all(
       [...this.#active.values()].map(async (followed) => {
         try {
@@ -344,6 +377,22 @@ export class LogFollower {
         }
       }),
     );
+  }
+
+  /** Ends the follows of this process that someone asked to stop (through any replica). */
+  async #endAskedFollows(): Promise<void> {
+    try {
+      const ids = [...this.#active.keys()];
+      const askedBy = await this.#follows.stopRequests(ids);
+      await Promise.all(
+        ids.map((id, index) => {
+          const userId = askedBy[index];
+          return userId === undefined ? undefined : this.#endAsked(id, userId);
+        }),
+      );
+    } catch (error) {
+      this.#log.warn({ err: error }, 'could not look for follows asked to stop');
+    }
   }
 
   #checkJobs(): Promise<void> {
@@ -365,6 +414,14 @@ export class LogFollower {
   async #view(session: CiSession, deployment: Deployment, job: Job): Promise<FollowedJobView> {
     const slug = job.repository_slug ?? (await getRepo(session, job.repository_id)).slug;
     return { site: this.#site(deployment), slug, job: { id: job.id, number: job.number } };
+  }
+
+  #recordView(record: FollowRecord): FollowedJobView {
+    return {
+      site: this.#site(record.deployment),
+      slug: record.slug,
+      job: { id: record.jobId, number: record.jobNumber },
+    };
   }
 
   #site(deployment: Deployment) {

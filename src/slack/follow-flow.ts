@@ -15,7 +15,9 @@ import {
   followCapacityReply,
   followNeedsChannelReply,
   followStartedReply,
+  followStoppingReply,
   jobFinishedReply,
+  notFollowedReply,
 } from './views/follow.js';
 
 /**
@@ -44,6 +46,28 @@ export async function followLog(ix: Interaction, deployment: Deployment, ref: Jo
       throw error;
     }
     await answer(ix, deployment, outcome);
+  });
+}
+
+/**
+ * `/ci logs <job> --stop`: ends the live log of the job in this channel, whoever started it; the
+ * thread's last edit names who stopped it. A job given by number is looked up with the asker's token.
+ */
+export async function unfollowLog(ix: Interaction, deployment: Deployment, ref: JobRef): Promise<void> {
+  const channelId = ix.channelId;
+  const subject = describeJobRef(ref);
+  if (!channelId) {
+    await ix.reply.privately(notFollowedReply(subject));
+    return;
+  }
+  const { session, account } = await openSession(ix.services, ix.actor, deployment);
+  const context = { deployment, action: `stop following ${subject}`, subject, login: account.ciLogin };
+  await guarded(ix, context, async () => {
+    const jobId = ref.kind === 'number' ? (await resolveJob(session, ref)).job.id : ref.id;
+    const outcome = await ix.services.follower.unfollow({ deployment, jobId, actor: ix.actor, channelId });
+    await ix.reply.privately(
+      outcome.kind === 'stopping' ? followStoppingReply(outcome.view) : notFollowedReply(subject),
+    );
   });
 }
 

@@ -50,6 +50,8 @@ const recordSchema = z.object({
 export const FOLLOW_RECORD_TTL_MS = 24 * 60 * 60 * 1000;
 const INDEX_KEY = 'follows';
 const recordKey = (id: string) => `follow:${id}`;
+/** Who asked to stop a follow: any replica writes it, the one holding the follow acts on it. */
+const stopKey = (id: string) => `follow-stop:${id}`;
 
 export function followId(f: Pick<FollowRecord, 'deployment' | 'jobId' | 'teamId' | 'channelId'>): string {
   return `${f.deployment}:${f.jobId}:${f.teamId}:${f.channelId}`;
@@ -66,7 +68,14 @@ export class Follows {
   async claim(record: FollowRecord): Promise<boolean> {
     // Indexed first: a record is never unlisted, so a replica scanning for orphans always finds it.
     await this.kv.sadd(INDEX_KEY, record.id);
-    return this.kv.set(recordKey(record.id), encode(record), { ttlMs: FOLLOW_RECORD_TTL_MS, ifAbsent: true });
+    const claimed = await this.kv.set(recordKey(record.id), encode(record), {
+      ttlMs: FOLLOW_RECORD_TTL_MS,
+      ifAbsent: true,
+    });
+    // A stop request left by an earlier follow of this job and channel (its process died after
+    // removing the record) must not end this one.
+    if (claimed) await this.kv.del(stopKey(record.id));
+    return claimed;
   }
 
   /** Overwrites the record (the tail message was posted). */
@@ -83,9 +92,22 @@ export class Follows {
     return this.kv.smembers(INDEX_KEY);
   }
 
+  /** The record first: a stop request outliving it is harmless (see `claim`). */
   async remove(id: string): Promise<void> {
     await this.kv.del(recordKey(id));
     await this.kv.srem(INDEX_KEY, id);
+    await this.kv.del(stopKey(id));
+  }
+
+  /** Records that `userId` asked to stop the follow; it lasts as long as a record can. */
+  async requestStop(id: string, userId: string): Promise<void> {
+    await this.kv.set(stopKey(id), userId, { ttlMs: FOLLOW_RECORD_TTL_MS });
+  }
+
+  /** For each id, who asked to stop that follow, if anyone did. */
+  async stopRequests(ids: string[]): Promise<(string | undefined)[]> {
+    if (ids.length === 0) return [];
+    return (await this.kv.mget(ids.map(stopKey))).map((userId) => userId ?? undefined);
   }
 }
 

@@ -98,6 +98,62 @@ describe('LogFollower: limits, restarts and replicas', () => {
     await second.stop();
   });
 
+  it('ends a follow asked to stop through another process at the holder’s next lease renewal', async () => {
+    const lease = { leaseTtlMs: 300 };
+    const holder = w.follower({ ownerId: 'stop-holder', timing: lease });
+    const other = w.follower({ ownerId: 'stop-other', timing: lease });
+    const { jobId } = w.runningJob();
+    const placement = placementOf(
+      await holder.follow({ deployment: 'com', jobId, actor: RKH, channelId: 'C0STOPX' }),
+    );
+    await w.pusher.waitForSubscription(`job-${jobId}`);
+    const visitor = { teamId: TEAM, userId: 'U0ASKER' };
+    const asked = await other.unfollow({ deployment: 'com', jobId, actor: visitor, channelId: 'C0STOPX' });
+    assert.equal(asked.kind, 'stopping');
+    assert.equal(other.size, 0);
+
+    const stopped = await w.finalEdit(placement.messageTs);
+    assert.match(
+      String(stopped.args.text),
+      /^:double_vertical_bar: \*Stopped following .*<@U0ASKER> stopped it\./,
+    );
+    assert.equal(holder.size, 0);
+    await w.pusher.waitFor(() => !w.pusher.subscriptions().has(`job-${jobId}`), 'the channel to be left');
+    const id = followId({ deployment: 'com', jobId, teamId: TEAM, channelId: 'C0STOPX' });
+    await waitUntil(
+      async () =>
+        (await w.follows.get(id)) === undefined && (await w.follows.stopRequests([id]))[0] === undefined,
+      'the record and the stop request to go',
+    );
+    assert.deepEqual(
+      await other.unfollow({ deployment: 'com', jobId, actor: visitor, channelId: 'C0STOPX' }),
+      { kind: 'not_followed' },
+    );
+    await holder.stop();
+    await other.stop();
+  });
+
+  it('ends a follow asked to stop while its owner was dead, instead of continuing it', async () => {
+    const lease = { leaseTtlMs: 200, scanIntervalMs: 100 };
+    const first = w.follower({ ownerId: 'stop-dies', timing: lease });
+    const { jobId } = w.runningJob();
+    const placement = placementOf(
+      await first.follow({ deployment: 'com', jobId, actor: RKH, channelId: 'C0STOPDEAD' }),
+    );
+    await first.stop({ handOver: false });
+    const editsOfTail = () => w.slack.callsTo('chat.update').filter((c) => c.args.ts === placement.messageTs);
+    const editsBefore = editsOfTail().length;
+    const second = w.follower({ ownerId: 'stop-adopter', timing: lease });
+    const asked = await second.unfollow({ deployment: 'com', jobId, actor: RKH, channelId: 'C0STOPDEAD' });
+    assert.equal(asked.kind, 'stopping');
+    await second.start();
+    const stopped = await w.finalEdit(placement.messageTs);
+    assert.match(String(stopped.args.text), new RegExp(`<@${RKH.userId}> stopped it\\.`));
+    assert.equal(second.size, 0, 'not continued');
+    assert.equal(editsOfTail().length, editsBefore + 1, 'the stopped line is the only edit');
+    await second.stop();
+  });
+
   it('stops on shutdown without a final edit, and the next process continues at once', async () => {
     const first = w.follower({ ownerId: 'restarts' });
     const { jobId } = w.runningJob();

@@ -113,7 +113,14 @@ export const BUILD_COMMANDS = {
     flags: {
       lines: { type: 'integer', value: 'n', min: 1, max: 500, default: 40, summary: 'how many lines' },
       follow: { type: 'boolean', summary: 'follow the log live in a thread while the job runs' },
+      stop: { type: 'boolean', summary: 'stop following the log in this channel' },
     },
-    examples: ['/ci logs octo/app#123.2', '/ci log octo/app#123.1 --lines 100', '/ci logs 55501 --follow'],
+    atMostOne: [['follow', 'stop']],
+    examples: [
+      '/ci logs octo/app#123.2',
+      '/ci log octo/app#123.1 --lines 100',
+      '/ci logs 55501 --follow',
+      '/ci logs 55501 --stop',
+    ],
   },
 } as const satisfies Record<string, CommandSpec>;

@@ -61,14 +61,20 @@ export function finalTailMessage(view: FollowedJobView, lines: string[], timing:
   return { text: `${ended} · ${fullLog(view)}\n${logBody(lines)}` };
 }
 
-/** Why a follow ended before its job: the account reading it was unlinked, or lost access. */
-export type StopReason = { kind: 'unlinked' | 'no_access'; userId: string };
+/**
+ * Why a follow ended before its job: the account reading it was unlinked or lost access (`userId`
+ * is its owner), or someone asked to stop (`userId` is who asked).
+ */
+export type StopReason = { kind: 'unlinked' | 'no_access' | 'asked'; userId: string };
+
+const STOP_WHY: Record<StopReason['kind'], (userId: string) => string> = {
+  unlinked: (userId) => `<@${userId}>, whose account read this log, is no longer linked`,
+  no_access: (userId) => `the account of <@${userId}> can no longer read this job`,
+  asked: (userId) => `<@${userId}> stopped it`,
+};
 
 export function stoppedTailMessage(view: FollowedJobView, reason: StopReason): SlackMessage {
-  const why =
-    reason.kind === 'unlinked'
-      ? `<@${reason.userId}>, whose account read this log, is no longer linked`
-      : `the account of <@${reason.userId}> can no longer read this job`;
+  const why = STOP_WHY[reason.kind](reason.userId);
   return { text: `:double_vertical_bar: *Stopped following ${jobName(view)}*: ${why}. ${fullLog(view)}` };
 }
 
@@ -98,6 +104,18 @@ export function followStartedReply(view: FollowedJobView, permalink: string | un
 export function alreadyFollowedReply(view: FollowedJobView, permalink: string | undefined): SlackMessage {
   return {
     text: `${capitalised(jobName(view))} is already followed in this channel: see ${where(permalink, 'its thread')}.`,
+  };
+}
+
+export function followStoppingReply(view: FollowedJobView): SlackMessage {
+  return {
+    text: `Stopping the live log of ${jobName(view)} in this channel: its thread keeps the lines shown so far.`,
+  };
+}
+
+export function notFollowedReply(subject: string): SlackMessage {
+  return {
+    text: `${capitalised(escapeMrkdwn(subject))} is not followed in this channel, so there is nothing to stop.`,
   };
 }
 

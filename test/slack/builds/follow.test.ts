@@ -102,6 +102,46 @@ describe('following a job live from Slack', () => {
     assert.equal(h.slack.callsTo('chat.postMessage').length, posts);
   });
 
+  it('stops following at /ci logs --stop from anyone in the channel, naming them in the thread', async () => {
+    const { jobId, number } = runningJob();
+    await h.answer((await h.command(`logs ${jobId} --follow`, { channelId: 'C0STOP' })).responseUrl);
+    const tail = h.slack.messages('C0STOP')[1];
+    assert.ok(tail, 'the tail is posted');
+    await pusher.waitForSubscription(`job-${jobId}`);
+    h.ci.state.appendLogPart(jobId, 'before the stop\n');
+    await h.slack.waitForCall(
+      'chat.update',
+      (c) => c.args.ts === tail.ts && String(c.args.text).includes('before the stop'),
+      5_000,
+    );
+
+    const { ack, responseUrl } = await h.command(`logs rails/rails#${number} --stop`, {
+      channelId: 'C0STOP',
+      userId: 'U0VISITOR',
+    });
+    assert.ok(ack.ms < 1000);
+    assert.match(
+      String((await h.answer(responseUrl)).text),
+      /^Stopping the live log of job <[^>]+> of rails\/rails in this channel/,
+    );
+    const stopped = await finalEdit(tail.ts);
+    assert.match(
+      String(stopped.args.text),
+      /^:double_vertical_bar: \*Stopped following job <[^>]+> of rails\/rails\*: <@U0VISITOR> stopped it\./,
+    );
+    await pusher.waitFor(() => !pusher.subscriptions().has(`job-${jobId}`), 'the channel to be left');
+
+    const edits = h.slack.callsTo('chat.update').length;
+    h.ci.state.appendLogPart(jobId, 'after the stop\n');
+    await new Promise((resolve) => setTimeout(resolve, 500)); // two update intervals
+    assert.equal(h.slack.callsTo('chat.update').length, edits, 'no edit after the stop');
+
+    const again = await h.answer(
+      (await h.command(`logs ${jobId} --stop`, { channelId: 'C0STOP' })).responseUrl,
+    );
+    assert.equal(again.text, `Job ${jobId} is not followed in this channel, so there is nothing to stop.`);
+  });
+
   it('puts a Follow button beside the Log button of running jobs; it follows as the person who clicks', async () => {
     const { build, jobId } = runningJob();
     h.ci.state.updateJob(build.jobIds[1] ?? 0, { state: 'passed' });

@@ -106,6 +106,7 @@ describe("parseCommand: the channel's repository", () => {
         job: { kind: 'number', repo: lib, number: '12.2' },
         lines: 40,
         follow: false,
+        stop: false,
         usedChannelRepo: true,
       },
       inChannel,
@@ -178,6 +179,7 @@ describe('parseCommand: Slack text quirks', () => {
       job: { kind: 'url', deployment: 'org', repo: octo, id: 9 },
       lines: 40,
       follow: false,
+      stop: false,
       deployment: 'org',
     });
     // Slack turns a repository name that looks like a domain into a link.

@@ -124,13 +124,26 @@ describe('parseCommand: every command of the issues', () => {
       job: { kind: 'number', repo: octo, number: '12.1' },
       lines: 40,
       follow: false,
+      stop: false,
     });
     expectCommand('log 5501 --lines 200 --follow', {
       name: 'logs',
       job: { kind: 'id', id: 5501 },
       lines: 200,
       follow: true,
+      stop: false,
     });
+    expectCommand('logs 5501 --stop', {
+      name: 'logs',
+      job: { kind: 'id', id: 5501 },
+      lines: 40,
+      follow: false,
+      stop: true,
+    });
+    const both = parseCommand('logs 5501 --follow --stop', base);
+    assert.ok(
+      !both.ok && both.error.kind === 'usage' && /`--follow` or `--stop`, not both/.test(both.error.message),
+    );
   });
 
   it('reads env, settings, caches and keys', () => {

@@ -1,5 +1,5 @@
 import { control, showBuild, showBuilds, showJobs, showLog, showStatus } from '../../build-flows.js';
-import { followLog } from '../../follow-flow.js';
+import { followLog, unfollowLog } from '../../follow-flow.js';
 import type { CommandHandlers } from '../context.js';
 
 /** status, builds (history), build (show), jobs, restart, cancel, logs */
@@ -33,6 +33,7 @@ export const buildHandlers = {
 
   async logs(ctx, command) {
     if (command.follow) await followLog(ctx, ctx.deployment, command.job);
+    else if (command.stop) await unfollowLog(ctx, ctx.deployment, command.job);
     else await showLog(ctx, ctx.deployment, command.job, command.lines);
   },
 } satisfies Partial<CommandHandlers>;
