@@ -173,7 +173,7 @@ export class LogFollower {
     const record = await this.#follows.get(id);
     if (!record) return { kind: 'not_followed' };
     await this.#follows.requestStop(id, actor.userId);
-    if (this.#active.has(id)) await this.#endAsked(id, actor.userId);
+    await this.#endAsked(id, actor.userId); // when this process holds it; else its holder does
     return { kind: 'stopping', view: this.#recordView(record) };
   }
 
@@ -301,7 +301,7 @@ export class LogFollower {
     return followed;
   }
 
-  /** Ends a follow of this process that someone asked to stop. */
+  /** Ends a follow of this process that someone asked to stop (nothing when it holds none). */
   async #endAsked(id: string, userId: string): Promise<void> {
     const followed = this.#active.get(id);
     if (!followed) return;

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { webApi } from '@slack/bolt';
 import { Agent, request } from 'undici';
+import { flatHeaders, headerValue, type ResponseHeaders } from './response-headers.js';
 
-type Headers = Record<string, string | string[] | undefined>;
 type FetchResponse = Awaited<ReturnType<webApi.FetchFunction>>;
 
 /**
@@ -42,15 +42,11 @@ export function createSlackFetch(
   };
 }
 
-function readOnlyHeaders(headers: Headers): FetchResponse['headers'] {
-  const joined = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
+function readOnlyHeaders(headers: ResponseHeaders): FetchResponse['headers'] {
   return {
-    get: (name) => joined(headers[name.toLowerCase()]) ?? null,
+    get: (name) => headerValue(headers[name.toLowerCase()]) ?? null,
     *entries() {
-      for (const [name, value] of Object.entries(headers)) {
-        const text = joined(value);
-        if (text !== undefined) yield [name, text];
-      }
+      yield* Object.entries(flatHeaders(headers));
     },
   };
 }

@@ -3,6 +3,7 @@ import { webApi } from '@slack/bolt';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { parseJsonOrUndefined } from '../../json.js';
+import { flatHeaders, type ResponseHeaders } from '../response-headers.js';
 
 /** What the outbox needs of a Web API client: one call, no retries. `WebClient` fits too. */
 export interface SlackCaller {
@@ -46,7 +47,7 @@ export function createSlackJsonCaller(options: SlackJsonCallerOptions): SlackCal
   return {
     async apiCall(method, args) {
       let status: number;
-      let responseHeaders: Record<string, string | string[] | undefined>;
+      let responseHeaders: ResponseHeaders;
       let text: string;
       try {
         const response = await request(`${base}${method}`, {
@@ -63,7 +64,12 @@ export function createSlackJsonCaller(options: SlackJsonCallerOptions): SlackCal
       }
       if (status === 429) throw new webApi.WebAPIRateLimitedError(retryAfterSeconds(responseHeaders));
       if (status !== 200) {
-        throw new webApi.WebAPIHTTPError(status, STATUS_CODES[status] ?? '', flatten(responseHeaders), text);
+        throw new webApi.WebAPIHTTPError(
+          status,
+          STATUS_CODES[status] ?? '',
+          flatHeaders(responseHeaders),
+          text,
+        );
       }
       const answer = answerSchema.safeParse(parseJsonOrUndefined(text));
       if (!answer.success) {
@@ -79,15 +85,7 @@ export function createSlackJsonCaller(options: SlackJsonCallerOptions): SlackCal
 }
 
 /** Slack sends whole seconds; a missing or unreadable header still means "wait": one second. */
-function retryAfterSeconds(headers: Record<string, string | string[] | undefined>): number {
+function retryAfterSeconds(headers: ResponseHeaders): number {
   const value = Number.parseInt(String(headers['retry-after'] ?? ''), 10);
   return Number.isNaN(value) || value < 1 ? 1 : value;
-}
-
-function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
 }
