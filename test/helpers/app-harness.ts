@@ -56,6 +56,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Use the in-memory store instead of Redis. */
   memory?: boolean;
+  /** A Redis of the test's own (test/helpers/own-redis.ts) instead of the shared one under a prefix. */
+  redisUrl?: string;
   /** Fast CI timeouts and retries, unless a test wants the real defaults. */
   ciRequestTimeoutMs?: number;
   /** Log everything (trace level) into `h.logs`, to check that no secret is ever logged. */
@@ -143,6 +145,7 @@ async function startWorld(options: HarnessOptions): Promise<SharedWorld> {
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const world: SharedWorld = options.replicaOf ?? (await startWorld(options));
   const { ci, orgCi, slack, pusher, namespace } = world;
+  const redisUrl = options.redisUrl ?? REDIS_URL;
   const logs: string[] = [];
   const logger = options.captureLogs
     ? createLogger('trace', { write: (line: string) => void logs.push(line) })
@@ -161,12 +164,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     CI_REQUEST_TIMEOUT_MS: String(options.ciRequestTimeoutMs ?? HARNESS_CI_TIMEOUT_MS),
     CI_CONNECT_TIMEOUT_MS: '1000',
     CI_MAX_RETRIES: '1',
-    ...(options.memory ? {} : { REDIS_URL }),
+    ...(options.memory ? {} : { REDIS_URL: redisUrl }),
     ...options.env,
   });
   const kv: Kv = options.memory
     ? new MemoryKv()
-    : new RedisKv(createRedis(REDIS_URL, logger), { prefix: namespace });
+    : new RedisKv(createRedis(redisUrl, logger), { prefix: namespace });
   const services = createServices({
     config,
     logger,
@@ -253,7 +256,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       // A replica leaves the shared fakes and Redis namespace to the harness it joined.
       if (options.replicaOf) return;
       await Promise.all([ci.close(), orgCi?.close(), slack.close(), pusher?.close()]);
-      if (!options.memory) await deleteUnder(namespace);
+      if (!options.memory && !options.redisUrl) await deleteUnder(namespace);
     },
   };
 }

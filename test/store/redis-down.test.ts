@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { Redis } from 'ioredis';
 import { type Kv, StoreUnavailableError } from '../../src/store/kv.js';
 import { createRedis, RedisKv } from '../../src/store/redis-kv.js';
+import { freePort, startRedis, stop } from '../helpers/own-redis.js';
 import { captureLogs } from './linked-accounts-contract.js';
 
 /** Every Kv method but close, each called once. */
@@ -29,44 +28,6 @@ const CALLS: [string, (kv: Kv) => Promise<unknown>][] = [
 ];
 
 const BUDGET_MS = 2_500;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  assert.ok(address && typeof address === 'object');
-  return address.port;
-}
-
-/** A throwaway redis-server of our own; resolves once it accepts connections. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const ready = new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited early (${code}): ${output}`)));
-  });
-  await ready;
-  child.stdout?.resume();
-  return child;
-}
-
-async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill(signal);
-  await exited;
-}
 
 /** Unlike events.once, does not reject on the 'error' events a reconnecting client emits. */
 function nextEvent(emitter: Redis, name: 'ready' | 'reconnecting'): Promise<void> {

@@ -26,6 +26,8 @@ describe('builds and jobs when the CI service fails', () => {
     'build rails/rails#6180',
     'jobs --state started',
     'logs rails/rails#6180.1',
+    'logs rails/rails#6180.1 --follow',
+    'logs rails/rails#6180.1 --stop',
     'restart rails/rails#6180',
     'cancel rails/rails#6180',
   ];
